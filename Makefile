@@ -1,0 +1,92 @@
+# tagtrace: kernel series, QEMU rig and eBPF tool for x86 pointer tagging.
+# `make help` lists the targets; README says how long each takes.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+SHELL := /bin/bash
+
+BUILD   := build
+VMBIN   := $(BUILD)/vm
+KTREE   := $(BUILD)/linux
+KHDR    := $(KTREE)/usr-headers/include
+CC      := gcc
+CFLAGS  := -O2 -g -Wall -Wextra -Werror
+STEP    := scripts/step.sh
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+.PHONY: all help deps kernel kernel-upstream qemu rig check check-rig \
+	check-emulation demo clean distclean
+
+all: rig
+
+help:
+	@sed -n 's/^## //p' Makefile
+
+## deps             install every Debian package the project needs (apt)
+deps:
+	$(Q)scripts/deps.sh
+
+## kernel           guest kernel with kernel/series/ (build/linux), ~8 min cold
+kernel: deps
+	$(Q)$(STEP) kernel "guest kernel: linux-source-6.12 + kernel/series/ on tinyconfig" \
+		"8 min cold, 1 min cached" $(BUILD)/logs/kernel.log -- scripts/kernel.sh tagged
+
+## kernel-upstream  the same kernel without the series (build/linux-upstream)
+kernel-upstream: deps
+	$(Q)$(STEP) kernel-upstream "guest kernel without the series, for comparisons" \
+		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-upstream.log -- scripts/kernel.sh upstream
+
+## qemu             QEMU 7.2 + tests/vm/qemu/*.patch (LAM/UAI emulation), ~6 min cold
+qemu: deps
+	$(Q)$(STEP) qemu "QEMU 7.2 from Debian's source + LAM/UAI emulation" \
+		"6 min cold, 1 min cached" $(BUILD)/logs/qemu.log -- scripts/qemu.sh
+
+## rig              the guest init and guest test programs (needs `make kernel`)
+rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/lam
+
+$(VMBIN)/tagtrace-init: tests/vm/init.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
+
+$(VMBIN)/tagged-deref: tests/vm/tagged-deref.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+# The kernel's own LAM selftest, from the same tree as the guest kernel.
+$(VMBIN)/lam: $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -g -std=gnu99 -pthread -Wall -isystem $(KHDR) -o $@ $< -lrt -ldl
+
+$(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h:
+	@echo "missing $@: run 'make kernel' first" >&2; exit 1
+
+## check            every test: host unit tests and guest tests (TAP, prove)
+check: deps kernel qemu
+	$(Q)$(MAKE) --no-print-directory rig
+	$(Q)prove --exec '' --merge --timer tests/vm/test-*.sh
+
+## check-rig        only the rig's own tests
+check-rig: rig
+	$(Q)prove --exec '' --merge -v tests/vm/test-rig.sh
+
+## check-emulation  only the LAM/UAI emulation tests
+check-emulation: rig
+	$(Q)prove --exec '' --merge -v tests/vm/test-emulation.sh
+
+## demo             boot a LAM guest and show tagged pointers working (and not)
+demo: deps kernel qemu
+	$(Q)$(MAKE) --no-print-directory rig
+	$(Q)tests/vm/demo.sh
+
+## clean            remove build products, keep the unpacked sources
+clean:
+	rm -rf $(VMBIN) $(BUILD)/logs
+
+## distclean        remove build/ entirely (ccache in /var/cache/tagtrace stays)
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,64 @@
+#!/bin/bash
+# Install everything tagtrace needs on Debian 12, from Debian's archive only.
+# Idempotent: a second run with everything present only checks and returns.
+set -euo pipefail
+
+. "$(dirname "$0")/versions.sh"
+
+pkgs=(
+	build-essential make gcc bc bison flex cpio kmod rsync xz-utils
+	libelf-dev zlib1g-dev libssl-dev dwarves ccache python3
+	clang llvm libbpf-dev bpftool bpftrace
+	"linux-source-6.12=$LINUX_SOURCE_VERSION"
+	dpkg-dev ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev
+	libattr1-dev libcap-ng-dev libfdt-dev
+	seabios qemu-system-data
+	gcc-aarch64-linux-gnu
+)
+
+src=/etc/apt/sources.list.d/tagtrace-deb-src.sources
+need_update=0
+if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ &&
+   ! grep -qs '^deb-src' /etc/apt/sources.list; then
+	echo "deps: adding a deb-src entry ($src) so 'apt-get source qemu' works"
+	cat > "$src" <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	need_update=1
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	name=${p%%=*}
+	want=${p#*=}
+	have=$(dpkg-query -W -f='${db:Status-Abbrev}${Version}' "$name" 2>/dev/null || true)
+	case "$have" in
+	"ii "*)
+		[ "$name" = "$p" ] || [ "${have#ii }" = "$want" ] || missing+=("$p")
+		;;
+	*)	missing+=("$p") ;;
+	esac
+done
+
+if [ ${#missing[@]} -eq 0 ] && [ $need_update -eq 0 ]; then
+	echo "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "deps: installing ${#missing[@]} packages: ${missing[*]}"
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+[ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "deps: done"

@@ -1,0 +1,77 @@
+#!/bin/bash
+# Build a guest kernel from Debian's linux-source-6.12.
+#
+#   scripts/kernel.sh tagged     build/linux:          kernel/series/ applied
+#   scripts/kernel.sh upstream   build/linux-upstream: the pristine source
+#
+# build/linux-upstream is the unpacked tarball committed to git and tagged
+# "upstream"; build/linux is a worktree of it with the series applied by
+# `git am`. A changed series resets the worktree to "upstream" and applies the
+# series again, so patches always apply to a pristine tree and only the files
+# they touch are rebuilt.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: kernel.sh tagged|upstream}
+up=$build/linux-upstream
+tarball=/usr/src/linux-source-6.12.tar.xz
+
+# The kernel embeds build time, user and host: pin them so ccache hits.
+export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC'
+export KBUILD_BUILD_USER=tagtrace KBUILD_BUILD_HOST=rig
+
+have=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
+if [ "$have" != "$LINUX_SOURCE_VERSION" ]; then
+	echo "kernel: linux-source-6.12 '$have' installed, the series is made" \
+	     "for $LINUX_SOURCE_VERSION; run 'make deps'" >&2
+	exit 1
+fi
+
+unpack()
+{
+	echo "kernel: unpacking $tarball into $up"
+	rm -rf "$build/linux"
+	mkdir -p "$up"
+	tar -xJf "$tarball" -C "$up" --strip-components=1
+}
+import_tree "$up" upstream "$LINUX_SOURCE_VERSION" unpack
+
+if [ "$variant" = tagged ]; then
+	tree=$build/linux
+	if [ ! -d "$tree" ]; then
+		git -C "$up" worktree prune
+		git -C "$up" worktree add -q --detach "$tree" refs/tags/upstream
+	fi
+	apply_series "$tree" upstream kernel "$top"/kernel/series/*.patch
+else
+	tree=$up
+fi
+
+# Config: tinyconfig plus our fragments, regenerated when a fragment changes.
+frags=("$top"/kernel/config/*.config)
+cfgsum=$(sum_files "${frags[@]}")
+if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
+   [ ! -f "$tree/.config" ]; then
+	make -C "$tree" -s tinyconfig
+	(cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "${frags[@]}" > /dev/null)
+	make -C "$tree" -s olddefconfig
+	# Every option asked for must have survived olddefconfig.
+	bad=0
+	while IFS= read -r line; do
+		opt=${line%%=*} val=${line#*=}
+		if [ "$val" = n ]; then
+			! grep -q "^$opt=" "$tree/.config" && continue
+		elif grep -qx "$line" "$tree/.config"; then
+			continue
+		fi
+		echo "kernel: $line was asked for but .config disagrees" >&2
+		bad=1
+	done < <(grep -h '^CONFIG_' "${frags[@]}")
+	[ $bad -eq 0 ] || exit 1
+	echo "$cfgsum" > "$tree/.tagtrace-config"
+fi
+
+make -C "$tree" -j"$(nproc)" CC="ccache gcc" bzImage
+# Headers for the selftests and tools built against this kernel.
+make -C "$tree" -s headers_install INSTALL_HDR_PATH="$tree/usr-headers"
+echo "kernel: $tree/arch/x86/boot/bzImage"

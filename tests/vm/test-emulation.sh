@@ -1,0 +1,14 @@
+#!/bin/bash
+# The patched QEMU emulates LAM and UAI: CPUID bits per --cpu, tagged
+# dereferences working under LAM (4- and 5-level paging) and faulting
+# without it, and the kernel's own LAM selftest.
+. "$(dirname "$0")/../lib/tap.sh"
+cd "$top" || exit 1
+
+vm=build/vm
+tap_guest --cpu none -- $vm/tagged-deref none
+tap_guest --cpu uai -- $vm/tagged-deref uai
+tap_guest --cpu lam -- sh -c "$vm/tagged-deref lam && tests/vm/lam-selftest.sh $vm/lam"
+tap_guest --cpu lam --la57 -- sh -c "$vm/tagged-deref lam && tests/vm/lam-selftest.sh $vm/lam"
+
+tap_done
