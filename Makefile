@@ -19,8 +19,8 @@ else
 Q := @
 endif
 
-.PHONY: all help deps kernel kernel-upstream qemu rig check check-rig \
-	check-emulation demo clean distclean
+.PHONY: all help deps kernel kernel-upstream kernel-notrace qemu rig check check-rig \
+	check-emulation check-kernel bench demo clean distclean
 
 all: rig
 
@@ -41,34 +41,71 @@ kernel-upstream: deps
 	$(Q)$(STEP) kernel-upstream "guest kernel without the series, for comparisons" \
 		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-upstream.log -- scripts/kernel.sh upstream
 
+## kernel-notrace   the series without the tracepoint patch (benchmark baseline)
+kernel-notrace: deps
+	$(Q)$(STEP) kernel-notrace "guest kernel without the tracepoint patch, for benchmarks" \
+		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-notrace.log -- scripts/kernel.sh notrace
+
 ## qemu             QEMU 7.2 + tests/vm/qemu/*.patch (LAM/UAI emulation), ~6 min cold
 qemu: deps
 	$(Q)$(STEP) qemu "QEMU 7.2 from Debian's source + LAM/UAI emulation" \
 		"6 min cold, 1 min cached" $(BUILD)/logs/qemu.log -- scripts/qemu.sh
 
 ## rig              the guest init and guest test programs (needs `make kernel`)
-rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/lam
+rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/lam \
+	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
+	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
 
-$(VMBIN)/tagged-deref: tests/vm/tagged-deref.c
+$(VMBIN)/tagged-deref: tests/vm/tagged-deref.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+# The tagged-address ABI tests, on the kernel's own kselftest harness.
+$(VMBIN)/tagged_addr_test: tests/kernel/tagged_addr_test.c tests/lib/tagging.h $(KHDR)/linux/prctl.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -g -Wall -Werror -pthread -I $(KTREE)/tools/testing/selftests \
+		-isystem $(KHDR) -o $@ $<
 
 # The kernel's own LAM selftest, from the same tree as the guest kernel.
 $(VMBIN)/lam: $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O2 -g -std=gnu99 -pthread -Wall -isystem $(KHDR) -o $@ $< -lrt -ldl
 
-$(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h:
+$(VMBIN)/tagged_workload: tests/kernel/tagged_workload.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/tagged_bench: tests/bench/tagged_bench.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+# A minimal tp_btf user of the tagged_addr events (libbpf, no skeleton).
+$(VMBIN)/tp_btf_count: tests/kernel/tp_btf_count.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< -lbpf
+
+$(VMBIN)/%.bpf.o: tests/kernel/%.bpf.c
+	@mkdir -p $(@D)
+	$(Q)clang -O2 -g -target bpf -Wall -Werror \
+		-I/usr/include/$(shell $(CC) -dumpmachine) -c $< -o $@
+
+# The series moves the arm64 tags test to selftests/mm/tags for every arch.
+$(VMBIN)/tags_test: $(KTREE)/tools/testing/selftests/mm/tags/tags_test.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -O2 -g -Wall -isystem $(KHDR) -o $@ $<
+
+$(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h \
+$(KTREE)/tools/testing/selftests/mm/tags/tags_test.c:
 	@echo "missing $@: run 'make kernel' first" >&2; exit 1
 
 ## check            every test: host unit tests and guest tests (TAP, prove)
 check: deps kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig
-	$(Q)prove --exec '' --merge --timer tests/vm/test-*.sh
+	$(Q)prove --exec '' --merge --timer tests/vm/test-*.sh tests/kernel/test-*.sh
 
 ## check-rig        only the rig's own tests
 check-rig: rig
@@ -78,10 +115,18 @@ check-rig: rig
 check-emulation: rig
 	$(Q)prove --exec '' --merge -v tests/vm/test-emulation.sh
 
+## check-kernel     only the kernel ABI tests (tests/kernel/)
+check-kernel: rig
+	$(Q)prove --exec '' --merge -v tests/kernel/test-*.sh
+
 ## demo             boot a LAM guest and show tagged pointers working (and not)
 demo: deps kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig
 	$(Q)tests/vm/demo.sh
+
+## bench            benchmarks (tests/bench/): tracepoint overhead; prints figures
+bench: rig kernel-notrace
+	$(Q)tests/bench/trace-overhead.sh
 
 ## clean            remove build products, keep the unpacked sources
 clean:

@@ -3,6 +3,9 @@
 #
 #   scripts/kernel.sh tagged     build/linux:          kernel/series/ applied
 #   scripts/kernel.sh upstream   build/linux-upstream: the pristine source
+#   scripts/kernel.sh notrace    build/linux-notrace:  the series without its
+#                                tracepoint patch (*-tracepoints.patch), the
+#                                baseline of tests/bench/trace-overhead.sh
 #
 # build/linux-upstream is the unpacked tarball committed to git and tagged
 # "upstream"; build/linux is a worktree of it with the series applied by
@@ -12,7 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh tagged|upstream}
+variant=${1:?usage: kernel.sh tagged|notrace|upstream}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
@@ -36,15 +39,28 @@ unpack()
 }
 import_tree "$up" upstream "$LINUX_SOURCE_VERSION" unpack
 
-if [ "$variant" = tagged ]; then
+case $variant in
+tagged)
 	tree=$build/linux
+	patches=("$top"/kernel/series/*.patch) ;;
+notrace)
+	tree=$build/linux-notrace
+	patches=()
+	for p in "$top"/kernel/series/*.patch; do
+		case $p in *-tracepoints.patch) ;; *) patches+=("$p") ;; esac
+	done ;;
+upstream)
+	tree=$up ;;
+*)
+	echo "usage: kernel.sh tagged|notrace|upstream" >&2
+	exit 2 ;;
+esac
+if [ "$tree" != "$up" ]; then
 	if [ ! -d "$tree" ]; then
 		git -C "$up" worktree prune
 		git -C "$up" worktree add -q --detach "$tree" refs/tags/upstream
 	fi
-	apply_series "$tree" upstream kernel "$top"/kernel/series/*.patch
-else
-	tree=$up
+	apply_series "$tree" upstream kernel "${patches[@]}"
 fi
 
 # Config: tinyconfig plus our fragments, regenerated when a fragment changes.

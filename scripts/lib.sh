@@ -42,26 +42,47 @@ import_tree()
 }
 
 # apply_series TREE TAG NAME PATCH... : make TREE be TAG plus the patches,
-# applied in order with `git am`; a no-op while the patches are unchanged.
+# applied in order with `git am`, one commit each. The tree remembers the
+# digest of each patch it holds; patches that are unchanged at the front of
+# the series stay applied and only the rest is redone, so only the files the
+# changed patches touch get new timestamps and are rebuilt.
 apply_series()
 {
-	local tree=$1 tag=$2 name=$3 want p n=0
+	local tree=$1 tag=$2 name=$3 state p n=0 keep=0 had=0 want=()
 
 	shift 3
-	want=$(sum_files "$@")
-	[ "$(cat "$tree/.tagtrace-series" 2>/dev/null)" = "$want" ] && return 0
-	rm -f "$tree/.tagtrace-series"
+	state=$tree/.tagtrace-series
+	for p in "$@"; do
+		[ -e "$p" ] && want+=("$(sum_files "$p")")
+	done
+	if [ -f "$state" ] && git -C "$tree" diff --quiet HEAD 2>/dev/null; then
+		mapfile -t had_sums < "$state"
+		had=${#had_sums[@]}
+		while [ $keep -lt $had ] && [ $keep -lt ${#want[@]} ] &&
+		      [ "${had_sums[$keep]}" = "${want[$keep]}" ]; do
+			keep=$((keep + 1))
+		done
+		[ $keep = $had ] && [ $keep = ${#want[@]} ] && return 0
+	fi
+	rm -f "$state"
 	git -C "$tree" am --abort > /dev/null 2>&1 || true
-	git -C "$tree" reset -q --hard "refs/tags/$tag"
+	if [ $had -gt 0 ] && [ "$(git -C "$tree" rev-list --count "refs/tags/$tag..HEAD")" = $had ]; then
+		git -C "$tree" reset -q --hard "HEAD~$((had - keep))"
+	else
+		keep=0
+		git -C "$tree" reset -q --hard "refs/tags/$tag"
+	fi
 	for p in "$@"; do
 		[ -e "$p" ] || continue
+		n=$((n + 1))
+		[ $n -le $keep ] && continue
 		if ! git -C "$tree" am -q --keep-cr "$p"; then
 			git -C "$tree" am --abort > /dev/null 2>&1 || true
-			echo "$name: $p does not apply to $tag" >&2
+			echo "$name: $p does not apply" >&2
 			return 1
 		fi
-		n=$((n + 1))
 	done
-	echo "$name: applied $n patches"
-	echo "$want" > "$tree/.tagtrace-series"
+	echo "$name: $n patches ($keep kept, $((n - keep)) applied)"
+	: > "$state"
+	[ ${#want[@]} -eq 0 ] || printf '%s\n' "${want[@]}" > "$state"
 }

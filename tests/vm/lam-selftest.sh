@@ -4,7 +4,8 @@
 # A selftest that reports fewer results than it planned is a failure.
 here=$(dirname "$0")
 lam=${1:-build/vm/lam}
-out=$("$lam" 2>&1)
+# lam.c forks without flushing stdout: line-buffer it or results repeat.
+out=$(stdbuf -oL -eL "$lam" 2>&1)
 echo "$out" | while IFS= read -r line; do
 	case $line in
 	"not ok "*|"ok "*)

@@ -42,8 +42,13 @@ case $err in
 *) ok 1 "the panic is reported with its text" "$err" ;;
 esac
 
-"$rig" --kernel /dev/null -- true > /dev/null 2>&1
-is "$?" 251 "a kernel that does not boot exits 251"
+junk=$(mktemp)
+head -c 65536 /dev/urandom > "$junk"
+err=$("$rig" --kernel "$junk" -- true 2>&1 >/dev/null); rc=$?
+rm -f "$junk"
+is "$rc" 251 "a kernel image that does not boot exits 251"
+case $err in *"guest failed to boot"*) ok 0 "and says the guest failed to boot" ;;
+*) ok 1 "and says the guest failed to boot" "$err" ;; esac
 
 err=$("$rig" --cpu arm -- true 2>&1); rc=$?
 is "$rc" 252 "a bad --cpu is a rig error (252)"

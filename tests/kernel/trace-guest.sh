@@ -1,0 +1,93 @@
+#!/bin/sh
+# Guest side of tests/kernel/test-trace.sh: run tagged_workload with the
+# tagged_addr events on in tracefs and check each count against what the
+# workload did. Prints TAP (unnumbered).
+#   trace-guest.sh ENABLES SYSCALLS SWITCHES FAULTS GPS
+T=/sys/kernel/tracing
+E=$T/events/tagged_addr
+N=$1 M=$2 K=$3 F=$4 G=$5
+out=/tmp/tagged_workload.out
+trace=/tmp/trace.txt
+
+if [ ! -d "$E" ]; then
+	echo "not ok - $E exists (kernel without the tagged_addr tracepoints)"
+	exit 1
+fi
+echo 0 > $T/tracing_on
+echo > $T/trace
+echo 8192 > $T/buffer_size_kb
+for e in ctrl untag mode_switch fault gp; do
+	echo 1 > $E/tagged_addr_$e/enable
+done
+echo 1 > $T/tracing_on
+build/vm/tagged_workload "$N" "$M" "$K" "$F" "$G" > $out
+rc=$?
+echo 0 > $T/tracing_on
+cat $T/trace > $trace
+for e in ctrl untag mode_switch fault gp; do
+	echo 0 > $E/tagged_addr_$e/enable
+done
+. $out
+
+check()	# check GOT WANT DESCRIPTION
+{
+	if [ "$1" = "$2" ]; then echo "ok - $3"; else echo "not ok - $3 (got $1, want $2)"; fi
+}
+
+# count PID EVENT [AWK-CONDITION]: events of one process in the trace.
+count()
+{
+	awk -v pid="$1" -v ev="$2:" "
+		\$0 ~ /^#/ { next }
+		{ task = \$1; sub(/.*-/, \"\", task) }
+		task == pid && \$5 == ev ${3:+&& ($3)} { n++ }
+		END { print n + 0 }" $trace
+}
+
+
+check $rc 0 "the workload ran ($N enables, $M syscalls, $K rounds, $F faults, $G #GPs)"
+if grep -q "LOST EVENTS" $trace; then echo "not ok - no events lost"; else echo "ok - no events lost"; fi
+
+enables=$(awk '/tagged_addr_ctrl:/ && /op=enable/ && /ret=0/' $trace | wc -l)
+check "$enables" $((N + 2)) "tagged_addr_ctrl: one enable event per enable ($N + the 2 tagged workers)"
+queries=$(awk '/tagged_addr_ctrl:/ && /op=query/ && /interface=prctl/' $trace | wc -l)
+check "$queries" "$N" "tagged_addr_ctrl: one query event per PR_GET_TAGGED_ADDR_CTRL"
+check "$(count $tagged_pid tagged_addr_untag)" "$M" \
+	"tagged_addr_untag: one per uname() with a tagged buffer"
+check "$(count $untagged_pid tagged_addr_untag)" 0 \
+	"tagged_addr_untag: none for an untagged process making the same calls"
+faults=0
+for a in $(awk -v pid=$tagged_pid '/tagged_addr_fault:/ {
+		task = $1; sub(/.*-/, "", task)
+		if (task != pid) next
+		match($0, /untagged=0x[0-9a-f]+/)
+		print substr($0, RSTART + 9, RLENGTH - 9) }' $trace); do
+	[ $((a)) -ge $region_start ] && [ $((a)) -lt $region_end ] &&
+		faults=$((faults + 1))
+done
+check $faults "$F" "tagged_addr_fault: one per fresh page touched through a tagged pointer"
+check "$(count $untagged_pid tagged_addr_gp)" "$G" \
+	"tagged_addr_gp: one per tagged dereference without tagging"
+sw=$(awk -v pid=$pingpong_pid '/tagged_addr_mode_switch:/ &&
+	($0 ~ "prev_pid=" pid " " || $0 ~ "next_pid=" pid " ")' $trace | wc -l)
+if [ "$sw" -ge $((2 * K)) ] && [ "$sw" -le $((2 * K + 3)) ]; then
+	echo "ok - tagged_addr_mode_switch: $sw for $K ping-pong rounds (2 a round, +3 at most for enable, first run, exit)"
+else
+	echo "not ok - tagged_addr_mode_switch: $sw for $K ping-pong rounds, want 2 a round (+3 at most)"
+fi
+
+# The same workload seen by tp_btf programs (tests/kernel/tp_btf_count*).
+bpf=/tmp/tp_btf.out
+if build/vm/tp_btf_count build/vm/tp_btf_count.bpf.o \
+	build/vm/tagged_workload "$N" "$M" "$K" "$F" "$G" > $bpf; then
+	echo "ok - tp_btf programs load and run the workload"
+else
+	echo "not ok - tp_btf programs load and run the workload"
+fi
+. $bpf
+check "${attached:-0}" 5 "tp_btf: all five tagged_addr events attach"
+check "${ctrl:-x}" $((N + 2)) "tp_btf: tagged_addr_ctrl saw every successful enable"
+check "${untag:-x}" "$M" "tp_btf: tagged_addr_untag saw every tagged uname()"
+check "${gp:-x}" "$G" "tp_btf: tagged_addr_gp saw every tagged #GP"
+[ "${fault:-0}" -ge "$F" ]; check $? 0 "tp_btf: tagged_addr_fault saw at least the $F tagged faults ($fault)"
+[ "${mode_switch:-0}" -ge $((2 * K)) ]; check $? 0 "tp_btf: tagged_addr_mode_switch saw at least 2 a round ($mode_switch)"

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the guest test programs: tag a pointer, dereference it
+ * in a child and report how that went, and the x86 tagging interfaces.
+ */
+#ifndef TAGTRACE_TESTS_TAGGING_H
+#define TAGTRACE_TESTS_TAGGING_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef ARCH_GET_UNTAG_MASK
+#define ARCH_GET_UNTAG_MASK	0x4001
+#define ARCH_ENABLE_TAGGED_ADDR	0x4002
+#define ARCH_GET_MAX_TAG_BITS	0x4003
+#endif
+
+/* Both backends: six tag bits at 62:57. */
+#define TAG_SHIFT		57
+#define TAG_BITS		6
+#define TAG_MASK		(((1ULL << TAG_BITS) - 1) << TAG_SHIFT)
+
+static inline void *tag_ptr(const void *p, unsigned long tag)
+{
+	return (void *)(((uintptr_t)p & ~TAG_MASK) |
+			((uint64_t)tag << TAG_SHIFT));
+}
+
+static inline long arch_prctl(int op, unsigned long arg)
+{
+	return syscall(SYS_arch_prctl, op, arg);
+}
+
+/*
+ * Read *p and write it back plus one, in a child. Returns 0 when that
+ * worked and the write is visible through plain, the signal that killed
+ * the child otherwise, 1000+ for other failures.
+ */
+static inline int deref_in_child(volatile uint64_t *p, volatile uint64_t *plain)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		uint64_t v = *p;
+
+		*p = v + 1;
+		_exit(*plain == v + 1 ? 0 : 3);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 1000;
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status);
+	return WEXITSTATUS(status) ? 1000 + WEXITSTATUS(status) : 0;
+}
+
+#endif
