@@ -19,7 +19,7 @@ else
 Q := @
 endif
 
-.PHONY: all help deps kernel kernel-upstream kernel-notrace qemu rig check check-rig \
+.PHONY: all help deps kernel kernel-upstream kernel-notrace kernel-debug check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -45,6 +45,15 @@ kernel-upstream: deps
 kernel-notrace: deps
 	$(Q)$(STEP) kernel-notrace "guest kernel without the tracepoint patch, for benchmarks" \
 		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-notrace.log -- scripts/kernel.sh notrace
+
+## kernel-debug     the series with KASAN, PROVE_LOCKING, DEBUG_VM (build/linux-debug)
+kernel-debug: deps
+	$(Q)$(STEP) kernel-debug "guest kernel with KASAN, lockdep and DEBUG_VM" \
+		"15 min cold" $(BUILD)/logs/kernel-debug.log -- scripts/kernel.sh debug
+
+## check-debug      the kernel tests on the debug kernel; fails on any splat
+check-debug: rig kernel-debug
+	$(Q)prove --exec '' --merge -v tests/kernel/debug-suite.sh
 
 ## qemu             QEMU 7.2 + tests/vm/qemu/*.patch (LAM/UAI emulation), ~6 min cold
 qemu: deps

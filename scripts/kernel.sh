@@ -6,6 +6,8 @@
 #   scripts/kernel.sh notrace    build/linux-notrace:  the series without its
 #                                tracepoint patch (*-tracepoints.patch), the
 #                                baseline of tests/bench/trace-overhead.sh
+#   scripts/kernel.sh debug      build/linux-debug:    the series with KASAN,
+#                                lockdep and DEBUG_VM (kernel/config/debug/)
 #
 # build/linux-upstream is the unpacked tarball committed to git and tagged
 # "upstream"; build/linux is a worktree of it with the series applied by
@@ -15,7 +17,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh tagged|notrace|upstream}
+variant=${1:?usage: kernel.sh tagged|notrace|debug|upstream}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
@@ -49,10 +51,13 @@ notrace)
 	for p in "$top"/kernel/series/*.patch; do
 		case $p in *-tracepoints.patch) ;; *) patches+=("$p") ;; esac
 	done ;;
+debug)
+	tree=$build/linux-debug
+	patches=("$top"/kernel/series/*.patch) ;;
 upstream)
 	tree=$up ;;
 *)
-	echo "usage: kernel.sh tagged|notrace|upstream" >&2
+	echo "usage: kernel.sh tagged|notrace|debug|upstream" >&2
 	exit 2 ;;
 esac
 if [ "$tree" != "$up" ]; then
@@ -65,6 +70,7 @@ fi
 
 # Config: tinyconfig plus our fragments, regenerated when a fragment changes.
 frags=("$top"/kernel/config/*.config)
+[ "$variant" = debug ] && frags+=("$top"/kernel/config/debug/*.config)
 cfgsum=$(sum_files "${frags[@]}")
 if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
    [ ! -f "$tree/.config" ]; then

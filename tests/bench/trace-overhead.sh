@@ -3,14 +3,17 @@
 #   a  the series without the tracepoint patch   (make kernel-notrace)
 #   b  with it, events off                        (make kernel)
 #   c  with it, all tagged_addr events on through tracefs
-# Each kernel boots once per CPU model; tagged_bench prints the best of 5
+# Each kernel boots once per CPU model; tagged_bench prints the best of 3
 # runs of a tagged-pointer syscall loop and a tagged/untagged pipe
-# ping-pong. TCG timings are noisy: read the ratios, not the nanoseconds.
+# ping-pong. Wall time under TCG varies by tens of percent from run to
+# run, so the guest runs with --icount: its clock counts instructions (one
+# ns each), and the figures are guest instructions per operation, the same
+# in every run.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
-rig=tests/vm/run
+rig="tests/vm/run --icount"
 base=build/linux-notrace/arch/x86/boot/bzImage
-bench="build/vm/tagged_bench 200000 20000 5"
+bench="build/vm/tagged_bench 20000 2000 3"
 T=/sys/kernel/tracing
 
 [ -f "$base" ] || { echo "no $base: run 'make kernel-notrace'" >&2; exit 1; }
@@ -26,7 +29,7 @@ for cpu in lam uai; do
 	for m in syscall pingpong; do
 		va=$(val ${m}_ns "$a") vb=$(val off_${m}_ns "$bc") vc=$(val on_${m}_ns "$bc")
 		awk -v cpu=$cpu -v m=$m -v a="$va" -v b="$vb" -v c="$vc" 'BEGIN {
-			printf "%-4s %-9s a=%8.1f ns  b=%8.1f ns  c=%8.1f ns  b/a=%.3f  c/a=%.3f\n",
+			printf "%-4s %-9s a=%7.0f  b=%7.0f  c=%7.0f insns/op  b/a=%.4f  c/a=%.4f\n",
 			       cpu, m, a, b, c, b / a, c / a }'
 	done
 done

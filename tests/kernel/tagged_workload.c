@@ -5,7 +5,8 @@
  *   tagged_workload ENABLES SYSCALLS SWITCHES FAULTS GPS
  *
  * - ENABLES processes each enable tagging once, alternating prctl and
- *   arch_prctl, and query it once with PR_GET_TAGGED_ADDR_CTRL;
+ *   arch_prctl, and query it once with PR_GET_TAGGED_ADDR_CTRL; the last
+ *   one then execs /bin/true, which resets its mode;
  * - one tagged process makes SYSCALLS uname() calls with a tagged buffer
  *   (one untag each: copy_to_user's access_ok), and an untagged process
  *   makes as many with a plain buffer (no untag at all);
@@ -64,10 +65,14 @@ static int enables(int n)
 	for (i = 0; i < n; i++) {
 		pid_t pid = fork();
 
-		if (pid == 0)
-			_exit(enable(i) ||
-			      prctl(PR_GET_TAGGED_ADDR_CTRL, 0, 0, 0, 0) !=
-			      PR_TAGGED_ADDR_ENABLE);
+		if (pid == 0) {
+			if (enable(i) || prctl(PR_GET_TAGGED_ADDR_CTRL, 0, 0, 0, 0) !=
+					 PR_TAGGED_ADDR_ENABLE)
+				_exit(1);
+			if (i == n - 1)
+				execl("/bin/true", "true", NULL);
+			_exit(0);
+		}
 		bad |= wait_ok(pid, "enable");
 	}
 	return bad;

@@ -52,6 +52,8 @@ enables=$(awk '/tagged_addr_ctrl:/ && /op=enable/ && /ret=0/' $trace | wc -l)
 check "$enables" $((N + 2)) "tagged_addr_ctrl: one enable event per enable ($N + the 2 tagged workers)"
 queries=$(awk '/tagged_addr_ctrl:/ && /op=query/ && /interface=prctl/' $trace | wc -l)
 check "$queries" "$N" "tagged_addr_ctrl: one query event per PR_GET_TAGGED_ADDR_CTRL"
+resets=$(awk '/tagged_addr_ctrl:/ && /interface=exec/ && /op=reset/' $trace | wc -l)
+check "$resets" 1 "tagged_addr_ctrl: one reset event for the tagged process that exec'd"
 check "$(count $tagged_pid tagged_addr_untag)" "$M" \
 	"tagged_addr_untag: one per uname() with a tagged buffer"
 check "$(count $untagged_pid tagged_addr_untag)" 0 \

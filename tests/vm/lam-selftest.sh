@@ -5,7 +5,9 @@
 here=$(dirname "$0")
 lam=${1:-build/vm/lam}
 # lam.c forks without flushing stdout: line-buffer it or results repeat.
-out=$(stdbuf -oL -eL "$lam" 2>&1)
+# Some of its messages lack a newline and run into the next result line.
+out=$(stdbuf -oL -eL "$lam" 2>&1 |
+      sed -E '/^(not )?ok /! s/((not )?ok [0-9]+ )/\n\1/')
 echo "$out" | while IFS= read -r line; do
 	case $line in
 	"not ok "*|"ok "*)

@@ -42,10 +42,8 @@ case $err in
 *) ok 1 "the panic is reported with its text" "$err" ;;
 esac
 
-junk=$(mktemp)
-head -c 65536 /dev/urandom > "$junk"
-err=$("$rig" --kernel "$junk" -- true 2>&1 >/dev/null); rc=$?
-rm -f "$junk"
+# An ELF program is no kernel: QEMU refuses it, the guest never starts.
+err=$("$rig" --timeout 60 --kernel /bin/true -- true 2>&1 >/dev/null); rc=$?
 is "$rc" 251 "a kernel image that does not boot exits 251"
 case $err in *"guest failed to boot"*) ok 0 "and says the guest failed to boot" ;;
 *) ok 1 "and says the guest failed to boot" "$err" ;; esac
