@@ -1,6 +1,6 @@
 #!/bin/bash
-# make demo: boot a LAM guest and show a tagged pointer dereference working,
-# then the same program on a CPU without LAM, where it faults.
+# make demo: boot LAM and UAI guests and show a tagged pointer dereference
+# working, then the same program on a CPU without either, where it faults.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 
@@ -22,6 +22,11 @@ echo
 echo "== The same checks with 5-level paging (LAM_U57 still gives 6 bits)."
 run --cpu lam --la57 -- build/vm/tagged-deref lam
 echo
-echo "== A CPU without LAM: enabling fails with ENODEV, and a tagged"
+echo "== AMD UAI: the same six tag bits through the same calls (EFER.UAI,"
+echo "== switched per process by kernel/series/). The CPU ignores bit 63 too;"
+echo "== the kernel never accepts such a pointer in a system call."
+run --cpu uai -- build/vm/tagged-deref uai
+echo
+echo "== A CPU without LAM or UAI: enabling fails with ENODEV, and a tagged"
 echo "== dereference is killed by SIGSEGV (the address is not canonical)."
 run --cpu none -- build/vm/tagged-deref none
