@@ -167,6 +167,8 @@ static void report_and_halt(int status, int out)
 {
 	if (out >= 0)
 		tcdrain(out);
+	/* On a line of its own, even if the kernel was mid-line. */
+	fputc('\n', stderr);
 	say("exit %d", status);
 	fflush(stderr);
 	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0)
