@@ -19,7 +19,7 @@ else
 Q := @
 endif
 
-.PHONY: all help deps kernel kernel-upstream kernel-notrace kernel-debug check-debug qemu rig check check-rig \
+.PHONY: tagtrace vmlinux.h unit install check-tool all help deps kernel kernel-upstream kernel-notrace kernel-debug check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -111,10 +111,65 @@ $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h \
 $(KTREE)/tools/testing/selftests/mm/tags/tags_test.c:
 	@echo "missing $@: run 'make kernel' first" >&2; exit 1
 
+# ---- tagtrace: .bpf.c -> .bpf.o -> .skel.h -> binary -----------------------
+TOOL     := $(BUILD)/tool
+UNIT     := $(BUILD)/unit
+ARCH_INC := /usr/include/$(shell $(CC) -dumpmachine)
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-I vmlinux/x86 -I bpf -I $(ARCH_INC)
+TOOL_SRCS := $(wildcard src/*.c)
+TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
+# The pieces that need no kernel: what tests/unit/ links against.
+UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/ksyms.c \
+	src/table.c src/histfmt.c src/openmetrics.c
+PREFIX   ?= /usr/local
+
+## tagtrace         the tagtrace binary (build/tool/tagtrace); needs only `make deps`
+tagtrace: $(TOOL)/tagtrace
+
+$(TOOL)/tagtrace.bpf.o: bpf/tagtrace.bpf.c bpf/tagtrace.h vmlinux/x86/vmlinux.h
+	@mkdir -p $(@D)
+	$(Q)clang $(BPF_CFLAGS) -c $< -o $@
+	$(Q)llvm-strip -g $@
+
+$(TOOL)/tagtrace.skel.h: $(TOOL)/tagtrace.bpf.o
+	$(Q)bpftool gen skeleton $< name tagtrace_bpf > $@
+
+$(TOOL)/%.o: src/%.c $(wildcard src/*.h) bpf/tagtrace.h | $(TOOL)/tagtrace.skel.h
+	$(Q)$(CC) $(CFLAGS) -I $(TOOL) -c $< -o $@
+
+$(TOOL)/tagtrace: $(TOOL_OBJS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lbpf -lelf -lz -lm
+
+## vmlinux.h        regenerate vmlinux/x86/vmlinux.h from the guest kernel's BTF
+vmlinux.h: kernel
+	$(Q)bpftool btf dump file $(KTREE)/vmlinux format c > vmlinux/x86/vmlinux.h.tmp
+	$(Q)mv vmlinux/x86/vmlinux.h.tmp vmlinux/x86/vmlinux.h
+	@echo "vmlinux/x86/vmlinux.h: $$(wc -l < vmlinux/x86/vmlinux.h) lines; commit it"
+
+## unit             host unit tests of src/ under ASAN and UBSAN (tests/unit/)
+unit: $(UNIT)/unit_tests
+	$(Q)$(UNIT)/unit_tests
+
+$(UNIT)/unit_tests: tests/unit/unit_tests.c tests/unit/tap.h $(UNIT_SRCS) $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer -I src -o $@ tests/unit/unit_tests.c $(UNIT_SRCS) -lm
+
+## install          tagtrace and its man page into $(DESTDIR)$(PREFIX)
+install: $(TOOL)/tagtrace
+	install -D -m 0755 $(TOOL)/tagtrace $(DESTDIR)$(PREFIX)/sbin/tagtrace
+	install -D -m 0644 doc/tagtrace.8 $(DESTDIR)$(PREFIX)/share/man/man8/tagtrace.8
+
 ## check            every test: host unit tests and guest tests (TAP, prove)
-check: deps kernel qemu
-	$(Q)$(MAKE) --no-print-directory rig
-	$(Q)prove --exec '' --merge --timer tests/vm/test-*.sh tests/kernel/test-*.sh
+check: deps kernel kernel-upstream qemu
+	$(Q)$(MAKE) --no-print-directory rig tagtrace $(UNIT)/unit_tests
+	$(Q)prove --exec '' --merge --timer $(UNIT)/unit_tests tests/vm/test-*.sh \
+		tests/kernel/test-*.sh tests/tool/test-*.sh
+
+## check-tool       only tagtrace's tests: host unit tests, then in the guest
+check-tool: rig tagtrace $(UNIT)/unit_tests
+	$(Q)prove --exec '' --merge -v $(UNIT)/unit_tests tests/tool/test-*.sh
 
 ## check-rig        only the rig's own tests
 check-rig: rig

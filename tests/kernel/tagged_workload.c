@@ -2,8 +2,10 @@
 /*
  * tagged_workload: a workload whose tagged-address events are known.
  *
- *   tagged_workload ENABLES SYSCALLS SWITCHES FAULTS GPS
+ *   tagged_workload ENABLES SYSCALLS SWITCHES FAULTS GPS [arch]
  *
+ * With "arch", every enable and query goes through arch_prctl() (upstream
+ * LAM's interface) so that the workload runs on a kernel without the series.
  * - ENABLES processes each enable tagging once, alternating prctl and
  *   arch_prctl, and query it once with PR_GET_TAGGED_ADDR_CTRL; the last
  *   one then execs /bin/true, which resets its mode;
@@ -38,11 +40,25 @@ static void on_segv(int sig __attribute__((unused)))
 	siglongjmp(segv_jmp, 1);
 }
 
+static int arch_only;
+
 static int enable(int i)
 {
-	if (i & 1)
+	if ((i & 1) || arch_only)
 		return arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS);
 	return prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, 0, 0, 0);
+}
+
+/* Is tagging on, as the interface in use reports it? */
+static int query(void)
+{
+	unsigned long mask = -1UL;
+
+	if (arch_only)
+		return !arch_prctl(ARCH_GET_UNTAG_MASK, (unsigned long)&mask) &&
+		       mask != -1UL;
+	return prctl(PR_GET_TAGGED_ADDR_CTRL, 0, 0, 0, 0) ==
+	       PR_TAGGED_ADDR_ENABLE;
 }
 
 static int wait_ok(pid_t pid, const char *what)
@@ -66,8 +82,7 @@ static int enables(int n)
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			if (enable(i) || prctl(PR_GET_TAGGED_ADDR_CTRL, 0, 0, 0, 0) !=
-					 PR_TAGGED_ADDR_ENABLE)
+			if (enable(i) || !query())
 				_exit(1);
 			if (i == n - 1)
 				execl("/bin/true", "true", NULL);
@@ -156,10 +171,11 @@ int main(int argc, char **argv)
 	char *region;
 	pid_t t, u;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: tagged_workload ENABLES SYSCALLS SWITCHES FAULTS GPS\n");
+	if (argc < 6 || argc > 7 || (argc == 7 && strcmp(argv[6], "arch"))) {
+		fprintf(stderr, "usage: tagged_workload ENABLES SYSCALLS SWITCHES FAULTS GPS [arch]\n");
 		return 2;
 	}
+	arch_only = argc == 7;
 	for (i = 0; i < 5; i++)
 		n[i] = atoi(argv[i + 1]);
 	region = mmap(NULL, (n[3] + 1) * 4096L, PROT_READ | PROT_WRITE,

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tagtrace's BPF side. The kernel's tagged_addr tracepoints are the primary
+ * sources (tp_btf, with raw_tp twins for kernels whose BTF cannot type the
+ * event); kernels without them (upstream 6.12's LAM) get fallbacks: enables
+ * from do_arch_prctl_64's return, mode switches from switch_mm_irqs_off
+ * comparing the CPU's previous mm with the next, faults from
+ * exceptions:page_fault_user. The frontend picks one program per source
+ * with bpf_program__set_autoload() and says which it got.
+ *
+ * Every event bumps a per-process counter (exact, whatever the ring buffer
+ * does) and, when the frontend streams that kind, goes into the ring
+ * buffer; a failed reserve is counted in stats[TT_STAT_DROPS].
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "tagtrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define ARCH_GET_UNTAG_MASK	0x4001
+#define ARCH_ENABLE_TAGGED_ADDR	0x4002
+#define ARCH_GET_MAX_TAG_BITS	0x4003
+#define CR3_LAM_U57		(1ULL << 61)
+#define CR3_LAM_U48		(1ULL << 62)
+
+/* Set by the frontend between open and load. */
+const volatile __u32 targ_tgid;			/* 0: every process */
+const volatile char targ_comm[TT_COMM_LEN];	/* "": every command */
+const volatile __u32 targ_stream;		/* 1 << kind: to the ring buffer */
+const volatile bool targ_hist;			/* time switch_mm_irqs_off */
+const volatile bool targ_usec;			/* hist in us, not ns */
+const volatile bool targ_switch_events;		/* fallback mode switch events */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 10240);
+	__type(key, __u32);
+	__type(value, struct tt_proc);
+} procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, struct tt_hist_key);
+	__type(value, struct tt_hist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TT_STAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+/* switch_mm_irqs_off entry state, per CPU (it runs with irqs off). */
+struct sw_start {
+	__u64 ts;
+	struct mm_struct *prev;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sw_start);
+} sw_starts SEC(".maps");
+
+/* do_arch_prctl_64 arguments between kprobe and kretprobe, by tid. */
+struct prctl_args {
+	__s32 option;
+	__u64 arg2;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct prctl_args);
+} prctl_args SEC(".maps");
+
+extern struct tlb_state cpu_tlbstate __ksym;
+
+static __always_inline void stat_inc(__u32 idx)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
+
+	if (v)
+		*v += 1;	/* per-CPU slot */
+}
+
+static __always_inline bool comm_matches(void)
+{
+	char comm[TT_COMM_LEN];
+	int i;
+
+	if (!targ_comm[0])
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+#pragma unroll
+	for (i = 0; i < TT_COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+static __always_inline bool wanted(__u32 tgid)
+{
+	if (targ_tgid && tgid != targ_tgid)
+		return false;
+	return comm_matches();
+}
+
+/* Tag bits an untag mask clears: 64 minus its population count. */
+static __always_inline int mask_tag_bits(__u64 mask)
+{
+	mask = mask - ((mask >> 1) & 0x5555555555555555ULL);
+	mask = (mask & 0x3333333333333333ULL) +
+	       ((mask >> 2) & 0x3333333333333333ULL);
+	mask = (mask + (mask >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return 64 - (int)((mask * 0x0101010101010101ULL) >> 56);
+}
+
+/*
+ * An mm's tagging mode. The series records it in context.tag_mode; upstream
+ * LAM has only the CR3 bits it loads. Kernels without ADDRESS_MASKING have
+ * neither and never tag.
+ */
+static __always_inline int mm_mode(struct mm_struct *mm)
+{
+	__u64 lam;
+
+	if (!mm)
+		return TT_MODE_NONE;
+	if (bpf_core_field_exists(mm->context.tag_mode))
+		return BPF_CORE_READ(mm, context.tag_mode);
+	if (!bpf_core_field_exists(mm->context.lam_cr3_mask))
+		return TT_MODE_NONE;
+	lam = BPF_CORE_READ(mm, context.lam_cr3_mask);
+	if (lam & CR3_LAM_U57)
+		return TT_MODE_LAM_U57;
+	if (lam & CR3_LAM_U48)
+		return TT_MODE_LAM_U48;
+	return TT_MODE_NONE;
+}
+
+static __always_inline __u64 mm_untag_mask(struct mm_struct *mm)
+{
+	if (!mm || !bpf_core_field_exists(mm->context.untag_mask))
+		return ~0ULL;
+	return BPF_CORE_READ(mm, context.untag_mask);
+}
+
+static __always_inline struct mm_struct *current_mm(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(task, mm);
+}
+
+/*
+ * Count one event for the current process. mode/tag_bits < 0 leave the
+ * recorded state alone.
+ */
+static __always_inline void count(__u32 tgid, __u32 kind, int mode,
+				  int tag_bits)
+{
+	struct tt_proc *p = bpf_map_lookup_elem(&procs, &tgid);
+
+	if (!p) {
+		struct tt_proc fresh = {};
+
+		bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
+		bpf_map_update_elem(&procs, &tgid, &fresh, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&procs, &tgid);
+		if (!p) {
+			stat_inc(TT_STAT_PROC_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&p->count[kind], 1);
+	if (mode >= 0)
+		p->mode = mode;
+	if (tag_bits >= 0)
+		p->tag_bits = tag_bits;
+	if (kind == TT_EV_CTRL)	/* exec renames, and resets the mode */
+		bpf_get_current_comm(p->comm, sizeof(p->comm));
+}
+
+/* A ring buffer record for the current task, or NULL (not streamed, or dropped). */
+static __always_inline struct tt_record *reserve(__u32 kind)
+{
+	struct tt_record *r;
+	__u64 id;
+
+	if (!(targ_stream & (1U << kind)))
+		return NULL;
+	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		stat_inc(TT_STAT_DROPS);
+		return NULL;
+	}
+	id = bpf_get_current_pid_tgid();
+	r->ts_ns = bpf_ktime_get_ns();
+	r->cpu = bpf_get_smp_processor_id();
+	r->pid = id >> 32;
+	r->tid = (__u32)id;
+	r->kind = kind;
+	bpf_get_current_comm(r->comm, sizeof(r->comm));
+	return r;
+}
+
+static __always_inline __u32 current_tgid(void)
+{
+	return bpf_get_current_pid_tgid() >> 32;
+}
+
+static __always_inline int handle_ctrl(int interface, int op, int req_bits,
+				       int granted_bits, int offset, int mode,
+				       __u64 untag_mask, long ret)
+{
+	__u32 tgid = current_tgid();
+	struct tt_record *r;
+
+	if (!wanted(tgid))
+		return 0;
+	count(tgid, TT_EV_CTRL, mode, granted_bits);
+	r = reserve(TT_EV_CTRL);
+	if (!r)
+		return 0;
+	r->ctrl.interface = interface;
+	r->ctrl.op = op;
+	r->ctrl.req_bits = req_bits;
+	r->ctrl.granted_bits = granted_bits;
+	r->ctrl.offset = offset;
+	r->ctrl.mode = mode;
+	r->ctrl.untag_mask = untag_mask;
+	r->ctrl.ret = ret;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
+					__u64 caller, int mode)
+{
+	__u32 tgid = current_tgid();
+	struct tt_record *r;
+
+	if (tagged == untagged || !wanted(tgid))
+		return 0;
+	count(tgid, TT_EV_UNTAG, mode, -1);
+	r = reserve(TT_EV_UNTAG);
+	if (!r)
+		return 0;
+	r->untag.tagged = tagged;
+	r->untag.untagged = untagged;
+	r->untag.caller = caller;
+	r->untag.mode = mode;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/*
+ * A mode switch counts for the task switched away from: that is current
+ * in switch_mm_irqs_off() (and the enabling task in the enable IPI).
+ */
+static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
+					 int prev_pid, int next_pid,
+					 int prev_mode, int next_mode,
+					 __u64 cr3_lam, bool efer_written)
+{
+	__u32 tgid = current_tgid();
+	struct tt_record *r;
+
+	if (targ_tgid && tgid != targ_tgid && next_pid != targ_tgid)
+		return 0;
+	if (!comm_matches())
+		return 0;
+	count(tgid, TT_EV_SWITCH, -1, -1);
+	r = reserve(TT_EV_SWITCH);
+	if (!r)
+		return 0;
+	r->sw.prev_mm = prev_mm;
+	r->sw.next_mm = next_mm;
+	r->sw.prev_pid = prev_pid;
+	r->sw.next_pid = next_pid;
+	r->sw.prev_mode = prev_mode;
+	r->sw.next_mode = next_mode;
+	r->sw.cr3_lam = cr3_lam;
+	r->sw.efer_written = efer_written;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+static __always_inline int handle_fault(__u64 address, __u64 untagged,
+					__u64 error_code, __u64 ip, int mode)
+{
+	__u32 tgid = current_tgid();
+	struct tt_record *r;
+
+	if (!wanted(tgid))
+		return 0;
+	count(tgid, TT_EV_FAULT, mode, -1);
+	r = reserve(TT_EV_FAULT);
+	if (!r)
+		return 0;
+	r->fault.address = address;
+	r->fault.untagged = untagged;
+	r->fault.error_code = error_code;
+	r->fault.ip = ip;
+	r->fault.mode = mode;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+static __always_inline int handle_gp(__u64 ip, __u64 address, int mode)
+{
+	__u32 tgid = current_tgid();
+	struct tt_record *r;
+
+	if (!wanted(tgid))
+		return 0;
+	count(tgid, TT_EV_GP, mode, -1);
+	r = reserve(TT_EV_GP);
+	if (!r)
+		return 0;
+	r->gp.ip = ip;
+	r->gp.address = address;
+	r->gp.mode = mode;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/*
+ * The tagged_addr tracepoints: each as tp_btf and as raw_tp. Both see the
+ * tracepoint's arguments as an array of u64, so one body serves both.
+ */
+#define TAGGED_ADDR_TP(event, body, ...)				\
+SEC("tp_btf/tagged_addr_" #event)					\
+int BPF_PROG(event##_btf, __VA_ARGS__) { return body; }		\
+SEC("raw_tp/tagged_addr_" #event)					\
+int BPF_PROG(event##_raw, __VA_ARGS__) { return body; }
+
+TAGGED_ADDR_TP(ctrl,
+	       handle_ctrl(interface, op, req_bits, granted_bits, offset, mode,
+			   untag_mask, ret),
+	       int interface, int op, int req_bits, int granted_bits,
+	       int offset, int mode, __u64 untag_mask, long ret)
+
+TAGGED_ADDR_TP(untag, handle_untag(tagged, untagged, caller, mode),
+	       unsigned long tagged, unsigned long untagged,
+	       unsigned long caller, int mode)
+
+TAGGED_ADDR_TP(mode_switch,
+	       handle_switch(prev_mm, next_mm, prev_pid, next_pid, prev_mode,
+			     next_mode, cr3_lam, efer_written),
+	       __u64 prev_mm, __u64 next_mm, int prev_pid, int next_pid,
+	       int prev_mode, int next_mode, unsigned long cr3_lam,
+	       bool efer_written)
+
+TAGGED_ADDR_TP(fault, handle_fault(address, untagged, error_code, ip, mode),
+	       unsigned long address, unsigned long untagged,
+	       unsigned long error_code, unsigned long ip, int mode)
+
+TAGGED_ADDR_TP(gp, handle_gp(ip, address, mode),
+	       unsigned long ip, unsigned long address, int mode)
+
+/*
+ * Fallback for enables: do_arch_prctl_64()'s return, for the tagging
+ * options. The mode and mask are the process's state after the call.
+ */
+static __always_inline int prctl_done(int option, __u64 arg2, long ret)
+{
+	struct mm_struct *mm;
+	int op, req_bits = -1, mode;
+	__u64 mask;
+
+	switch (option) {
+	case ARCH_ENABLE_TAGGED_ADDR:
+		op = TT_OP_ENABLE;
+		req_bits = arg2 > 0x7fffffff ? 0x7fffffff : arg2;
+		break;
+	case ARCH_GET_UNTAG_MASK:
+	case ARCH_GET_MAX_TAG_BITS:
+		op = TT_OP_QUERY;
+		break;
+	default:
+		return 0;
+	}
+	mm = current_mm();
+	mode = mm_mode(mm);
+	mask = mm_untag_mask(mm);
+	return handle_ctrl(TT_IF_ARCH_PRCTL, op, req_bits,
+			   mode ? mask_tag_bits(mask) : 0, mode ? 57 : 0,
+			   mode, mask, ret);
+}
+
+SEC("fexit/do_arch_prctl_64")
+int BPF_PROG(arch_prctl_fexit, struct task_struct *task, int option,
+	     unsigned long arg2, long ret)
+{
+	return prctl_done(option, arg2, ret);
+}
+
+SEC("kprobe/do_arch_prctl_64")
+int BPF_KPROBE(arch_prctl_kprobe, struct task_struct *task, int option,
+	       unsigned long arg2)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct prctl_args a = { .option = option, .arg2 = arg2 };
+
+	bpf_map_update_elem(&prctl_args, &tid, &a, BPF_ANY);
+	return 0;
+}
+
+SEC("kretprobe/do_arch_prctl_64")
+int BPF_KRETPROBE(arch_prctl_kretprobe, long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct prctl_args *a = bpf_map_lookup_elem(&prctl_args, &tid);
+	struct prctl_args copy;
+
+	if (!a)
+		return 0;
+	copy = *a;
+	bpf_map_delete_elem(&prctl_args, &tid);
+	return prctl_done(copy.option, copy.arg2, ret);
+}
+
+/*
+ * switch_mm_irqs_off(): the time spent in it, by mode transition, and on
+ * kernels without the mode_switch event, the switch itself. Its first
+ * argument is unused since 6.x: the outgoing mm is cpu_tlbstate.loaded_mm.
+ */
+static __always_inline void switch_enter(void)
+{
+	struct tlb_state *ts = bpf_this_cpu_ptr(&cpu_tlbstate);
+	__u32 zero = 0;
+	struct sw_start *s = bpf_map_lookup_elem(&sw_starts, &zero);
+
+	if (!s)
+		return;
+	s->prev = BPF_CORE_READ(ts, loaded_mm);
+	s->ts = bpf_ktime_get_ns();
+}
+
+static __always_inline __u32 log2_slot(__u64 v)
+{
+	__u32 slot = 0;
+
+#pragma unroll
+	for (int shift = 32; shift; shift >>= 1) {
+		if (v >= (1ULL << shift)) {
+			v >>= shift;
+			slot += shift;
+		}
+	}
+	return slot < TT_HIST_SLOTS ? slot : TT_HIST_SLOTS - 1;
+}
+
+static __always_inline void hist_add(struct tt_hist_key *key, __u64 dt)
+{
+	struct tt_hist *h = bpf_map_lookup_elem(&hists, key);
+
+	if (!h) {
+		static const struct tt_hist zero;
+
+		bpf_map_update_elem(&hists, key, &zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hists, key);
+		if (!h) {
+			stat_inc(TT_STAT_HIST_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&h->slots[log2_slot(dt)], 1);
+	__sync_fetch_and_add(&h->count, 1);
+	__sync_fetch_and_add(&h->sum, dt);
+}
+
+static __always_inline void switch_exit(struct mm_struct *next,
+					struct task_struct *tsk)
+{
+	__u32 zero = 0;
+	struct sw_start *s = bpf_map_lookup_elem(&sw_starts, &zero);
+	struct tt_hist_key key = {};
+	struct mm_struct *prev;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!s || !s->ts)
+		return;
+	prev = s->prev;
+	key.prev_mode = mm_mode(prev);
+	key.next_mode = mm_mode(next);
+	key.same_mm = prev == next;
+	if (targ_hist)
+		hist_add(&key, targ_usec ? (now - s->ts) / 1000 : now - s->ts);
+	s->ts = 0;
+	if (targ_switch_events && key.prev_mode != key.next_mode) {
+		__u64 lam = 0;
+
+		if (bpf_core_field_exists(next->context.lam_cr3_mask))
+			lam = BPF_CORE_READ(next, context.lam_cr3_mask);
+		handle_switch(prev ? BPF_CORE_READ(prev, context.ctx_id) : 0,
+			      BPF_CORE_READ(next, context.ctx_id),
+			      (__u32)bpf_get_current_pid_tgid(),
+			      tsk ? BPF_CORE_READ(tsk, pid) :
+				    (__u32)bpf_get_current_pid_tgid(),
+			      key.prev_mode, key.next_mode, lam, false);
+	}
+}
+
+SEC("fentry/switch_mm_irqs_off")
+int BPF_PROG(switch_mm_fentry)
+{
+	switch_enter();
+	return 0;
+}
+
+SEC("fexit/switch_mm_irqs_off")
+int BPF_PROG(switch_mm_fexit, struct mm_struct *unused, struct mm_struct *next,
+	     struct task_struct *tsk)
+{
+	switch_exit(next, tsk);
+	return 0;
+}
+
+SEC("kprobe/switch_mm_irqs_off")
+int BPF_KPROBE(switch_mm_kprobe)
+{
+	switch_enter();
+	return 0;
+}
+
+/* A kretprobe has no arguments: the incoming mm is loaded_mm by now. */
+SEC("kretprobe/switch_mm_irqs_off")
+int BPF_KRETPROBE(switch_mm_kretprobe)
+{
+	struct tlb_state *ts = bpf_this_cpu_ptr(&cpu_tlbstate);
+
+	switch_exit(BPF_CORE_READ(ts, loaded_mm), NULL);
+	return 0;
+}
+
+/*
+ * Fallback for faults: exceptions:page_fault_user, kept when the address
+ * carries a tag (bit 63 clear, bits 62:57 not all zero) or the process has
+ * tagging on, as the kernel's own event does.
+ */
+static __always_inline int pf_user(__u64 address, struct pt_regs *regs,
+				   __u64 error_code)
+{
+	struct mm_struct *mm = current_mm();
+	int mode = mm_mode(mm);
+
+	if ((__s64)address < 0)
+		return 0;
+	if (mode == TT_MODE_NONE && !(address >> 57))
+		return 0;
+	return handle_fault(address, address & mm_untag_mask(mm), error_code,
+			    BPF_CORE_READ(regs, ip), mode);
+}
+
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(page_fault_btf, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return pf_user(address, regs, error_code);
+}
+
+SEC("raw_tp/page_fault_user")
+int BPF_PROG(page_fault_raw, unsigned long address, struct pt_regs *regs,
+	     unsigned long error_code)
+{
+	return pf_user(address, regs, error_code);
+}

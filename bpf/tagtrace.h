@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every layout both sides of tagtrace read: the ring buffer record, the
+ * per-process counters, the histogram keys and the values of the kernel's
+ * tagged_addr events. Included by bpf/tagtrace.bpf.c (with vmlinux.h) and by
+ * the frontend in src/ (with <linux/types.h>).
+ */
+#ifndef TAGTRACE_H
+#define TAGTRACE_H
+
+#define TT_COMM_LEN	16
+#define TT_HIST_SLOTS	32	/* log2 buckets of nanoseconds */
+
+/* Event kinds: ring buffer record type, counter index, -e names. */
+enum tt_event_kind {
+	TT_EV_CTRL,
+	TT_EV_UNTAG,
+	TT_EV_SWITCH,
+	TT_EV_FAULT,
+	TT_EV_GP,
+	TT_EV_MAX,
+};
+
+/* Tagging modes: the kernel's TAGGED_ADDR_MODE_* values, then ours. */
+enum tt_mode {
+	TT_MODE_NONE	= 0,
+	TT_MODE_LAM_U57	= 1,
+	TT_MODE_UAI	= 2,
+	TT_MODE_LAM_U48	= 3,	/* never granted by Linux; decoded for CR3 */
+	TT_MODE_MAX,
+};
+
+/* tagged_addr_ctrl's interface and op (the kernel's TAGGED_ADDR_IF/OP_*) */
+enum tt_ctrl_if {
+	TT_IF_PRCTL,
+	TT_IF_ARCH_PRCTL,
+	TT_IF_EXEC,
+	TT_IF_MAX,
+};
+
+enum tt_ctrl_op {
+	TT_OP_ENABLE,
+	TT_OP_DISABLE,
+	TT_OP_QUERY,
+	TT_OP_RESET,
+	TT_OP_MAX,
+};
+
+/*
+ * Where each event kind comes from, reported by the frontend once at start.
+ * The kernel events are the tagged_addr tracepoints; the fallbacks serve
+ * kernels without them (upstream 6.12's LAM).
+ */
+enum tt_source {
+	TT_SRC_NONE,		/* unavailable on this kernel */
+	TT_SRC_TP_BTF,		/* tp_btf/tagged_addr_* */
+	TT_SRC_RAW_TP,		/* raw_tp/tagged_addr_* */
+	TT_SRC_FEXIT,		/* fexit/do_arch_prctl_64 */
+	TT_SRC_KRETPROBE,	/* kretprobe/do_arch_prctl_64 */
+	TT_SRC_FENTRY,		/* fentry+fexit/switch_mm_irqs_off */
+	TT_SRC_KPROBE,		/* kprobe+kretprobe/switch_mm_irqs_off */
+	TT_SRC_PF_BTF,		/* tp_btf/page_fault_user */
+	TT_SRC_PF_RAW,		/* raw_tp/page_fault_user */
+	TT_SRC_MAX,
+};
+
+struct tt_ctrl {
+	__s32 interface;
+	__s32 op;
+	__s32 req_bits;
+	__s32 granted_bits;
+	__s32 offset;
+	__s32 mode;
+	__u64 untag_mask;
+	__s64 ret;
+};
+
+struct tt_untag {
+	__u64 tagged;
+	__u64 untagged;
+	__u64 caller;
+	__s32 mode;
+};
+
+struct tt_switch {
+	__u64 prev_mm;
+	__u64 next_mm;
+	__s32 prev_pid;
+	__s32 next_pid;
+	__s32 prev_mode;
+	__s32 next_mode;
+	__u64 cr3_lam;
+	__u8 efer_written;
+};
+
+struct tt_fault {
+	__u64 address;
+	__u64 untagged;
+	__u64 error_code;
+	__u64 ip;
+	__s32 mode;
+};
+
+struct tt_gp {
+	__u64 ip;
+	__u64 address;
+	__s32 mode;
+};
+
+/* One ring buffer record: who, where, when, then the event's fields. */
+struct tt_record {
+	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u32 cpu;
+	__u32 pid;		/* tgid */
+	__u32 tid;
+	__u32 kind;		/* enum tt_event_kind */
+	char comm[TT_COMM_LEN];
+	union {
+		struct tt_ctrl ctrl;
+		struct tt_untag untag;
+		struct tt_switch sw;
+		struct tt_fault fault;
+		struct tt_gp gp;
+	};
+};
+
+/* Per-process counters, keyed by tgid; only ever incremented. */
+struct tt_proc {
+	__u64 count[TT_EV_MAX];
+	__s32 mode;		/* the process's mode at its last event */
+	__s32 tag_bits;
+	char comm[TT_COMM_LEN];
+};
+
+/* A histogram per (prev mode, next mode, same mm) of switch_mm time. */
+struct tt_hist_key {
+	__u32 prev_mode;
+	__u32 next_mode;
+	__u32 same_mm;
+	__u32 pad;
+};
+
+struct tt_hist {
+	__u64 slots[TT_HIST_SLOTS];
+	__u64 count;
+	__u64 sum;		/* in the histogram's unit (ns or us) */
+};
+
+/* Global counters in an array map, index enum tt_stat. */
+enum tt_stat {
+	TT_STAT_DROPS,		/* ring buffer reserve failures */
+	TT_STAT_PROC_FULL,	/* events not counted: process map full */
+	TT_STAT_HIST_FULL,	/* switches not counted: hist map full */
+	TT_STAT_MAX,
+};
+
+#endif /* TAGTRACE_H */

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tagtrace: observe x86 user pointer tagging (LAM, UAI) through the
+ * kernel's tagged_addr tracepoints. Parses the command line, checks the
+ * process and kernel can run it, loads the BPF side and hands over to the
+ * command.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "cli.h"
+#include "commands.h"
+
+volatile sig_atomic_t tt_exiting;
+
+static bool verbose;
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	if (level == LIBBPF_WARN || verbose)
+		return vfprintf(stderr, fmt, args);
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	tt_exiting = 1;
+}
+
+__u64 tt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+void tt_sleep(double sec)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)sec,
+		.tv_nsec = (long)((sec - (time_t)sec) * 1e9),
+	};
+
+	/* EINTR from SIGINT/SIGTERM ends the wait; tt_exiting is set. */
+	while (!tt_exiting && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int check_target(const struct tt_env *env)
+{
+	char path[32];
+
+	if (env->pid) {
+		snprintf(path, sizeof(path), "/proc/%d", env->pid);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "tagtrace: no process with PID %d\n",
+				env->pid);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct tt_session s;
+	struct tt_env env;
+	int ret;
+
+	switch (tt_cli_parse(argc, argv, &env)) {
+	case TT_CLI_DONE:
+		return 0;
+	case TT_CLI_ERROR:
+		return 2;
+	case TT_CLI_RUN:
+		break;
+	}
+	verbose = env.verbose;
+	libbpf_set_print(print_libbpf);
+	if (check_target(&env))
+		return 1;
+
+	/* No SA_RESTART: a signal must wake the poll and sleep loops. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (tt_session_open(&s, &env)) {
+		tt_session_close(&s);
+		return 1;
+	}
+	tt_session_report(&s, &env);
+	switch (env.cmd) {
+	case TT_CMD_TRACE:
+		ret = tt_trace_run(&s, &env);
+		break;
+	case TT_CMD_TOP:
+		ret = tt_top_run(&s, &env);
+		break;
+	default:
+		ret = tt_hist_run(&s, &env);
+		break;
+	}
+	tt_session_close(&s);
+	return ret ? 1 : 0;
+}

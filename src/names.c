@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Names of events, modes and ctrl fields, as the tracepoints print them. */
+#include <stdio.h>
+#include <string.h>
+#include "names.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const event_names[TT_EV_MAX] = {
+	[TT_EV_CTRL]	= "ctrl",
+	[TT_EV_UNTAG]	= "untag",
+	[TT_EV_SWITCH]	= "switch",
+	[TT_EV_FAULT]	= "fault",
+	[TT_EV_GP]	= "gp",
+};
+
+static const char *const mode_names[TT_MODE_MAX] = {
+	[TT_MODE_NONE]		= "none",
+	[TT_MODE_LAM_U57]	= "lam_u57",
+	[TT_MODE_UAI]		= "uai",
+	[TT_MODE_LAM_U48]	= "lam_u48",
+};
+
+static const char *const if_names[TT_IF_MAX] = {
+	[TT_IF_PRCTL]		= "prctl",
+	[TT_IF_ARCH_PRCTL]	= "arch_prctl",
+	[TT_IF_EXEC]		= "exec",
+};
+
+static const char *const op_names[TT_OP_MAX] = {
+	[TT_OP_ENABLE]	= "enable",
+	[TT_OP_DISABLE]	= "disable",
+	[TT_OP_QUERY]	= "query",
+	[TT_OP_RESET]	= "reset",
+};
+
+static const char *const source_names[TT_SRC_MAX] = {
+	[TT_SRC_NONE]		= "unavailable",
+	[TT_SRC_TP_BTF]		= "tp_btf/tagged_addr",
+	[TT_SRC_RAW_TP]		= "raw_tp/tagged_addr",
+	[TT_SRC_FEXIT]		= "fexit/do_arch_prctl_64",
+	[TT_SRC_KRETPROBE]	= "kretprobe/do_arch_prctl_64",
+	[TT_SRC_FENTRY]		= "fentry/switch_mm_irqs_off",
+	[TT_SRC_KPROBE]		= "kprobe/switch_mm_irqs_off",
+	[TT_SRC_PF_BTF]		= "tp_btf/page_fault_user",
+	[TT_SRC_PF_RAW]		= "raw_tp/page_fault_user",
+};
+
+static const char *lookup(const char *const *names, size_t n, long i)
+{
+	return i >= 0 && (size_t)i < n && names[i] ? names[i] : "unknown";
+}
+
+const char *tt_event_name(unsigned int kind)
+{
+	return lookup(event_names, ARRAY_SIZE(event_names), kind);
+}
+
+const char *tt_mode_name(int mode)
+{
+	return lookup(mode_names, ARRAY_SIZE(mode_names), mode);
+}
+
+const char *tt_if_name(int interface)
+{
+	return lookup(if_names, ARRAY_SIZE(if_names), interface);
+}
+
+const char *tt_op_name(int op)
+{
+	return lookup(op_names, ARRAY_SIZE(op_names), op);
+}
+
+const char *tt_source_name(unsigned int src)
+{
+	return lookup(source_names, ARRAY_SIZE(source_names), src);
+}
+
+int tt_parse_events(const char *list, __u32 *mask, char *bad, size_t badlen)
+{
+	const char *p = list;
+
+	*mask = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		unsigned int k;
+
+		for (k = 0; k < TT_EV_MAX; k++)
+			if (strlen(event_names[k]) == len &&
+			    !strncmp(p, event_names[k], len))
+				break;
+		if (k == TT_EV_MAX) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return -1;
+		}
+		*mask |= 1U << k;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}

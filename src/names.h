@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Names of events, modes and ctrl fields, as the tracepoints print them. */
+#ifndef TT_NAMES_H
+#define TT_NAMES_H
+
+#include "env.h"
+
+const char *tt_event_name(unsigned int kind);
+const char *tt_mode_name(int mode);
+const char *tt_if_name(int interface);
+const char *tt_op_name(int op);
+const char *tt_source_name(unsigned int src);
+
+/* "ctrl,untag": the mask of enum tt_event_kind, or -1 naming the bad word. */
+int tt_parse_events(const char *list, __u32 *mask, char *bad, size_t badlen);
+
+#endif /* TT_NAMES_H */

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One ring buffer record as a text line or an NDJSON object. */
+#ifndef TT_RECORD_H
+#define TT_RECORD_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "env.h"
+#include "ksyms.h"
+
+struct tt_fmt {
+	const struct ksyms *ksyms;	/* callers symbolized when set */
+	__u64 start_ns;			/* text times are relative to it */
+};
+
+/* The record in data[0..size), or NULL when it is not a whole valid one. */
+const struct tt_record *tt_record_decode(const void *data, size_t size);
+void tt_record_header(FILE *out);
+void tt_record_text(FILE *out, const struct tt_record *r,
+		    const struct tt_fmt *fmt);
+void tt_record_json(FILE *out, const struct tt_record *r,
+		    const struct tt_fmt *fmt);
+
+#endif /* TT_RECORD_H */

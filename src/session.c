@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The loaded BPF side. Every program starts with autoload off; each source
+ * the kernel offers switches on one flavour (tp_btf or raw_tp, fentry or
+ * kprobe), as libbpf-tools' runqlat does, so one object serves the patched
+ * and the upstream kernel alike.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "names.h"
+#include "session.h"
+#include "tagtrace.skel.h"
+
+static bool want_btf(const struct tt_env *env, const struct tt_probe *p)
+{
+	return env->attach != TT_ATTACH_RAW && p->fentry;
+}
+
+/* Where each wanted event kind comes from on this kernel. */
+static void choose_sources(struct tt_session *s, const struct tt_env *env,
+			   const struct tt_probe *p, __u32 wanted)
+{
+	bool btf = want_btf(env, p);
+	int k;
+
+	for (k = 0; k < TT_EV_MAX; k++) {
+		s->src[k] = TT_SRC_NONE;
+		if (!(wanted & (1U << k)))
+			continue;
+		if (p->tp[k] && env->attach != TT_ATTACH_FALLBACK) {
+			s->src[k] = env->attach == TT_ATTACH_RAW ?
+				    TT_SRC_RAW_TP : TT_SRC_TP_BTF;
+			continue;
+		}
+		switch (k) {
+		case TT_EV_CTRL:
+			if (p->arch_prctl_fn)
+				s->src[k] = btf ? TT_SRC_FEXIT : TT_SRC_KRETPROBE;
+			break;
+		case TT_EV_SWITCH:
+			if (p->switch_mm_fn)
+				s->src[k] = btf ? TT_SRC_FENTRY : TT_SRC_KPROBE;
+			break;
+		case TT_EV_FAULT:
+			if (p->page_fault_tp)
+				s->src[k] = env->attach == TT_ATTACH_RAW ?
+					    TT_SRC_PF_RAW : TT_SRC_PF_BTF;
+			break;
+		}
+	}
+	s->hist_src = TT_SRC_NONE;
+	if (env->cmd == TT_CMD_HIST && p->switch_mm_fn)
+		s->hist_src = btf ? TT_SRC_FENTRY : TT_SRC_KPROBE;
+}
+
+static void enable(struct bpf_program *prog)
+{
+	bpf_program__set_autoload(prog, true);
+}
+
+static void enable_sources(struct tt_session *s)
+{
+	struct tagtrace_bpf *o = s->skel;
+	struct bpf_program *btf[TT_EV_MAX] = {
+		o->progs.ctrl_btf, o->progs.untag_btf, o->progs.mode_switch_btf,
+		o->progs.fault_btf, o->progs.gp_btf,
+	};
+	struct bpf_program *raw[TT_EV_MAX] = {
+		o->progs.ctrl_raw, o->progs.untag_raw, o->progs.mode_switch_raw,
+		o->progs.fault_raw, o->progs.gp_raw,
+	};
+	struct bpf_program *prog;
+	int k;
+
+	bpf_object__for_each_program(prog, o->obj)
+		bpf_program__set_autoload(prog, false);
+
+	for (k = 0; k < TT_EV_MAX; k++) {
+		switch (s->src[k]) {
+		case TT_SRC_TP_BTF:
+			enable(btf[k]);
+			break;
+		case TT_SRC_RAW_TP:
+			enable(raw[k]);
+			break;
+		case TT_SRC_FEXIT:
+			enable(o->progs.arch_prctl_fexit);
+			break;
+		case TT_SRC_KRETPROBE:
+			enable(o->progs.arch_prctl_kprobe);
+			enable(o->progs.arch_prctl_kretprobe);
+			break;
+		case TT_SRC_PF_BTF:
+			enable(o->progs.page_fault_btf);
+			break;
+		case TT_SRC_PF_RAW:
+			enable(o->progs.page_fault_raw);
+			break;
+		default:
+			break;
+		}
+	}
+	if (s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
+	    s->hist_src == TT_SRC_FENTRY) {
+		enable(o->progs.switch_mm_fentry);
+		enable(o->progs.switch_mm_fexit);
+	}
+	if (s->src[TT_EV_SWITCH] == TT_SRC_KPROBE ||
+	    s->hist_src == TT_SRC_KPROBE) {
+		enable(o->progs.switch_mm_kprobe);
+		enable(o->progs.switch_mm_kretprobe);
+	}
+}
+
+static __u32 wanted_events(const struct tt_env *env)
+{
+	switch (env->cmd) {
+	case TT_CMD_TRACE:
+		return env->events;
+	case TT_CMD_TOP:
+		return TT_ALL_EVENTS;
+	default:
+		return 0;
+	}
+}
+
+int tt_session_open(struct tt_session *s, const struct tt_env *env)
+{
+	struct tt_probe probe;
+	char err[256];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = tt_probe_kernel(&probe, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "tagtrace: %s\n", err);
+		return ret;
+	}
+	s->nr_cpus = libbpf_num_possible_cpus();
+	if (s->nr_cpus <= 0) {
+		fprintf(stderr, "tagtrace: cannot count CPUs: %s\n",
+			strerror(-s->nr_cpus));
+		return s->nr_cpus ? s->nr_cpus : -EINVAL;
+	}
+	choose_sources(s, env, &probe, wanted_events(env));
+	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
+		fputs("tagtrace: kernel has no switch_mm_irqs_off to time; hist needs an x86 kernel\n",
+		      stderr);
+		return -ENOENT;
+	}
+
+	s->skel = tagtrace_bpf__open();
+	if (!s->skel) {
+		ret = -errno;
+		fprintf(stderr, "tagtrace: cannot open the BPF object: %s\n",
+			strerror(errno));
+		return ret;
+	}
+	s->skel->rodata->targ_tgid = env->pid;
+	memcpy((char *)s->skel->rodata->targ_comm, env->comm, TT_COMM_LEN);
+	s->skel->rodata->targ_stream =
+		env->cmd == TT_CMD_TRACE ? env->events : 0;
+	s->skel->rodata->targ_hist = env->cmd == TT_CMD_HIST;
+	s->skel->rodata->targ_usec = env->usec;
+	s->skel->rodata->targ_switch_events =
+		s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
+		s->src[TT_EV_SWITCH] == TT_SRC_KPROBE;
+	/* Only trace streams records; the others keep the smallest buffer. */
+	bpf_map__set_max_entries(s->skel->maps.events,
+				 env->cmd == TT_CMD_TRACE ?
+				 env->ringbuf_size : 4096);
+	enable_sources(s);
+
+	ret = tagtrace_bpf__load(s->skel);
+	if (ret) {
+		fprintf(stderr, "tagtrace: cannot load the BPF programs: %s%s\n",
+			strerror(-ret), env->verbose ? "" :
+			" (-v shows libbpf's log)");
+		return ret;
+	}
+	ret = tagtrace_bpf__attach(s->skel);
+	if (ret) {
+		fprintf(stderr, "tagtrace: cannot attach the BPF programs: %s%s\n",
+			strerror(-ret), env->verbose ? "" :
+			" (-v shows libbpf's log)");
+		return ret;
+	}
+	return 0;
+}
+
+void tt_session_report(const struct tt_session *s, const struct tt_env *env)
+{
+	__u32 wanted = wanted_events(env);
+	bool missing = false;
+	int k;
+
+	fputs("tagtrace: sources:", stderr);
+	for (k = 0; k < TT_EV_MAX; k++)
+		if (wanted & (1U << k))
+			fprintf(stderr, " %s=%s", tt_event_name(k),
+				tt_source_name(s->src[k]));
+	if (s->hist_src != TT_SRC_NONE)
+		fprintf(stderr, " hist=%s", tt_source_name(s->hist_src));
+	fputc('\n', stderr);
+	for (k = 0; k < TT_EV_MAX; k++)
+		if ((wanted & (1U << k)) && s->src[k] == TT_SRC_NONE)
+			missing = true;
+	if (missing)
+		fputs("tagtrace: unavailable events are not zero but unknown: this kernel lacks the tagged_addr tracepoints\n",
+		      stderr);
+}
+
+__u64 tt_session_stat(const struct tt_session *s, __u32 stat)
+{
+	__u64 vals[s->nr_cpus], sum = 0;
+	int i;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.stats), &stat, vals))
+		return 0;
+	for (i = 0; i < s->nr_cpus; i++)
+		sum += vals[i];
+	return sum;
+}
+
+int tt_session_procs_fd(const struct tt_session *s)
+{
+	return bpf_map__fd(s->skel->maps.procs);
+}
+
+int tt_session_hists_fd(const struct tt_session *s)
+{
+	return bpf_map__fd(s->skel->maps.hists);
+}
+
+int tt_session_events_fd(const struct tt_session *s)
+{
+	return bpf_map__fd(s->skel->maps.events);
+}
+
+void tt_session_close(struct tt_session *s)
+{
+	tagtrace_bpf__destroy(s->skel);
+	s->skel = NULL;
+}

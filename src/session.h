@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The loaded BPF side: sources chosen, programs attached, maps to read. */
+#ifndef TT_SESSION_H
+#define TT_SESSION_H
+
+#include "env.h"
+#include "probe.h"
+
+struct tagtrace_bpf;
+
+struct tt_session {
+	struct tagtrace_bpf *skel;
+	enum tt_source src[TT_EV_MAX];	/* per event kind */
+	enum tt_source hist_src;	/* switch_mm timing, hist only */
+	int nr_cpus;
+};
+
+/* Loads and attaches what env needs; -errno after a one-line error on stderr. */
+int tt_session_open(struct tt_session *s, const struct tt_env *env);
+/* Says once, on stderr, which sources were attached and which are missing. */
+void tt_session_report(const struct tt_session *s, const struct tt_env *env);
+/* A global counter (enum tt_stat) summed over CPUs. */
+__u64 tt_session_stat(const struct tt_session *s, __u32 stat);
+int tt_session_procs_fd(const struct tt_session *s);
+int tt_session_hists_fd(const struct tt_session *s);
+int tt_session_events_fd(const struct tt_session *s);
+void tt_session_close(struct tt_session *s);
+
+#endif /* TT_SESSION_H */

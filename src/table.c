@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/* top's per-process table: snapshots of the counter map, deltas, order. */
+#include <stdlib.h>
+#include <string.h>
+#include "json.h"
+#include "names.h"
+#include "table.h"
+
+int tt_snapshot_add(struct tt_snapshot *s, __u32 pid, const struct tt_proc *p)
+{
+	struct tt_row *r;
+
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct tt_row *n = realloc(s->rows, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		s->rows = n;
+		s->cap = cap;
+	}
+	r = &s->rows[s->nr++];
+	memset(r, 0, sizeof(*r));
+	r->pid = pid;
+	memcpy(r->comm, p->comm, TT_COMM_LEN);
+	r->comm[TT_COMM_LEN - 1] = 0;
+	r->mode = p->mode;
+	r->tag_bits = p->tag_bits;
+	memcpy(r->count, p->count, sizeof(r->count));
+	memcpy(r->delta, p->count, sizeof(r->delta));
+	return 0;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct tt_row *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+__u64 tt_row_total(const __u64 *count)
+{
+	__u64 sum = 0;
+	int k;
+
+	for (k = 0; k < TT_EV_MAX; k++)
+		sum += count[k];
+	return sum;
+}
+
+void tt_snapshot_diff(struct tt_snapshot *cur, struct tt_snapshot *prev)
+{
+	size_t i;
+	int k;
+
+	qsort(cur->rows, cur->nr, sizeof(*cur->rows), by_pid);
+	if (prev->nr)
+		qsort(prev->rows, prev->nr, sizeof(*prev->rows), by_pid);
+	for (i = 0; i < cur->nr; i++) {
+		struct tt_row *r = &cur->rows[i];
+		const struct tt_row *old = NULL;
+
+		if (prev->nr)
+			old = bsearch(r, prev->rows, prev->nr,
+				      sizeof(*prev->rows), by_pid);
+		if (!old)
+			continue;	/* new: its deltas are its counts */
+		for (k = 0; k < TT_EV_MAX; k++)
+			r->delta[k] = r->count[k] - old->count[k];
+		r->idle = tt_row_total(r->delta) ? 0 : old->idle + 1;
+	}
+}
+
+static int by_activity(const void *a, const void *b)
+{
+	const struct tt_row *x = a, *y = b;
+	__u64 dx = tt_row_total(x->delta), dy = tt_row_total(y->delta);
+	__u64 tx = tt_row_total(x->count), ty = tt_row_total(y->count);
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return by_pid(a, b);
+}
+
+void tt_snapshot_sort(struct tt_snapshot *s)
+{
+	qsort(s->rows, s->nr, sizeof(*s->rows), by_activity);
+}
+
+void tt_snapshot_clear(struct tt_snapshot *s)
+{
+	s->nr = 0;
+}
+
+void tt_snapshot_free(struct tt_snapshot *s)
+{
+	free(s->rows);
+	memset(s, 0, sizeof(*s));
+}
+
+void tt_table_text(FILE *out, const struct tt_snapshot *s, size_t max_rows)
+{
+	size_t i;
+
+	fprintf(out, "%-7s %-15s %-7s %4s %7s %9s %7s %7s %5s\n", "PID", "COMM",
+		"MODE", "BITS", "CTRL", "UNTAG", "SWITCH", "FAULT", "GP");
+	for (i = 0; i < s->nr && i < max_rows; i++) {
+		const struct tt_row *r = &s->rows[i];
+
+		fprintf(out, "%-7u %-15s %-7s %4d %7llu %9llu %7llu %7llu %5llu%s\n",
+			r->pid, r->comm, tt_mode_name(r->mode), r->tag_bits,
+			(unsigned long long)r->count[TT_EV_CTRL],
+			(unsigned long long)r->count[TT_EV_UNTAG],
+			(unsigned long long)r->count[TT_EV_SWITCH],
+			(unsigned long long)r->count[TT_EV_FAULT],
+			(unsigned long long)r->count[TT_EV_GP],
+			r->gone ? " (exited)" : "");
+	}
+	if (s->nr > max_rows)
+		fprintf(out, "(%zu more)\n", s->nr - max_rows);
+}
+
+static void json_counts(struct json *j, const char *key, const __u64 *count)
+{
+	struct json o;
+	int k;
+
+	json_key(j, key);
+	json_begin(&o, j->out);
+	for (k = 0; k < TT_EV_MAX; k++)
+		json_kuint(&o, tt_event_name(k), count[k]);
+	json_end(&o);
+}
+
+void tt_table_json(FILE *out, const struct tt_snapshot *s, __u64 ts_ns,
+		   double interval, __u64 uncounted)
+{
+	struct json j;
+	size_t i;
+
+	json_begin(&j, out);
+	json_kuint(&j, "ts_ns", ts_ns);
+	json_kdouble(&j, "interval_s", interval);
+	json_kuint(&j, "uncounted", uncounted);
+	json_key(&j, "processes");
+	fputc('[', out);
+	for (i = 0; i < s->nr; i++) {
+		const struct tt_row *r = &s->rows[i];
+		struct json p;
+
+		if (i)
+			fputc(',', out);
+		json_begin(&p, out);
+		json_kuint(&p, "pid", r->pid);
+		json_kstr(&p, "comm", r->comm);
+		json_kstr(&p, "mode", tt_mode_name(r->mode));
+		json_kint(&p, "tag_bits", r->tag_bits);
+		json_counts(&p, "total", r->count);
+		json_counts(&p, "interval", r->delta);
+		json_kbool(&p, "exited", r->gone);
+		json_end(&p);
+	}
+	fputc(']', out);
+	json_end(&j);
+	fputc('\n', out);
+}

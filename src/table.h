@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* top's per-process table: snapshots of the counter map, deltas, order. */
+#ifndef TT_TABLE_H
+#define TT_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "env.h"
+
+struct tt_row {
+	__u32 pid;
+	char comm[TT_COMM_LEN];
+	int mode;
+	int tag_bits;
+	__u64 count[TT_EV_MAX];	/* since tagtrace started */
+	__u64 delta[TT_EV_MAX];	/* since the previous snapshot */
+	unsigned int idle;	/* snapshots in a row without activity */
+	bool gone;		/* the process has exited */
+};
+
+struct tt_snapshot {
+	struct tt_row *rows;
+	size_t nr;
+	size_t cap;
+};
+
+int tt_snapshot_add(struct tt_snapshot *s, __u32 pid, const struct tt_proc *p);
+/* Sorts both by pid and fills cur's deltas and idle counts from prev. */
+void tt_snapshot_diff(struct tt_snapshot *cur, struct tt_snapshot *prev);
+/* Busiest first: events since the last snapshot, then in total, then pid. */
+void tt_snapshot_sort(struct tt_snapshot *s);
+void tt_snapshot_clear(struct tt_snapshot *s);
+void tt_snapshot_free(struct tt_snapshot *s);
+__u64 tt_row_total(const __u64 *count);
+
+void tt_table_text(FILE *out, const struct tt_snapshot *s, size_t max_rows);
+void tt_table_json(FILE *out, const struct tt_snapshot *s, __u64 ts_ns,
+		   double interval, __u64 uncounted);
+
+#endif /* TT_TABLE_H */

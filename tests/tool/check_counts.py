@@ -1,0 +1,191 @@
+#!/usr/bin/python3
+"""Check what tagtrace reported against tracefs and the workload.
+
+  check_counts.py counts   DIR N M K F G   tagtrace == tracefs == workload
+  check_counts.py fallback DIR N M K F G   upstream kernel: fallback sources
+  check_counts.py storm    DIR M           tiny ring buffer: drops, exact top
+
+DIR holds the files the *-guest.sh scripts wrote: trace.json, trace.err,
+top.json, workload.out and (counts) tracefs.txt. Prints TAP, unnumbered.
+"""
+import json
+import re
+import sys
+from collections import Counter
+
+KINDS = ("ctrl", "untag", "switch", "fault", "gp")
+TRACEFS_KIND = {"tagged_addr_ctrl": "ctrl", "tagged_addr_untag": "untag",
+                "tagged_addr_mode_switch": "switch",
+                "tagged_addr_fault": "fault", "tagged_addr_gp": "gp"}
+TRACEFS_LINE = re.compile(r"^\s*(.+)-(\d+)\s+\[\d+\]\s+\S+\s+[\d.]+: (\w+): (.*)$")
+failed = 0
+
+
+def ok(cond, desc, *diag):
+    global failed
+    print(("ok - " if cond else "not ok - ") + desc)
+    if not cond:
+        failed += 1
+        for d in diag:
+            print("#   " + str(d))
+
+
+def load_ndjson(path):
+    """Every line must be one JSON object: that is what --json promises."""
+    out, bad = [], []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            try:
+                out.append(json.loads(line))
+            except ValueError as e:
+                bad.append(f"line {n}: {e}: {line[:80]!r}")
+    ok(not bad, f"{path.split('/')[-1]}: every line is a JSON object", *bad[:3])
+    return out
+
+
+def workload(d):
+    vals = {}
+    with open(f"{d}/workload.out") as f:
+        for line in f:
+            k, _, v = line.strip().partition("=")
+            vals[k] = int(v)
+    return vals
+
+
+def tracefs_counts(d):
+    """(pid, kind) -> count, and the pids that ran as tagged_workload."""
+    counts, pids = Counter(), set()
+    with open(f"{d}/tracefs.txt") as f:
+        for line in f:
+            m = TRACEFS_LINE.match(line)
+            if not m or m.group(3) not in TRACEFS_KIND:
+                continue
+            pid = int(m.group(2))
+            counts[pid, TRACEFS_KIND[m.group(3)]] += 1
+            if m.group(1).strip() == "tagged_workload":
+                pids.add(pid)
+    return counts, pids
+
+
+def trace_counts(records):
+    return Counter((r["pid"], r["event"]) for r in records)
+
+
+def top_counts(reports):
+    """The last report's totals: (pid, kind) -> count."""
+    counts = Counter()
+    if reports:
+        for p in reports[-1]["processes"]:
+            for k in KINDS:
+                counts[p["pid"], k] = p["total"][k]
+    return counts
+
+
+def drops(d):
+    with open(f"{d}/trace.err") as f:
+        m = re.search(r"(\d+) events, (\d+) dropped", f.read())
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+
+
+def enables(records, pids=None):
+    return sum(1 for r in records if r["event"] == "ctrl" and r["op"] == "enable"
+               and r["ret"] == 0 and (pids is None or r["pid"] in pids))
+
+
+def check_counts(d, n, m, k, f, g):
+    w = workload(d)
+    records = load_ndjson(f"{d}/trace.json")
+    reports = load_ndjson(f"{d}/top.json")
+    tfs, pids = tracefs_counts(d)
+    tr, tp = trace_counts(records), top_counts(reports)
+    events, dropped = drops(d)
+    ok(dropped == 0, "trace: no records dropped", f"dropped: {dropped}")
+    ok(events == len(records), "trace: its event count is the lines it printed",
+       f"said {events}, printed {len(records)}")
+    ok(len(pids) >= n + 3, f"tracefs saw the workload's processes ({len(pids)})")
+    for kind in KINDS:
+        bad = [f"pid {p}: tracefs {tfs[p, kind]} trace {tr[p, kind]} top {tp[p, kind]}"
+               for p in sorted(pids)
+               if not tfs[p, kind] == tr[p, kind] == tp[p, kind]]
+        total = sum(tfs[p, kind] for p in pids)
+        ok(not bad, f"{kind}: tracefs, trace --json and top --json agree for "
+           f"every workload process ({total} events)", *bad)
+    ok(enables(records, pids) == n + 2, f"ctrl: {n} + 2 successful enables",
+       f"got {enables(records, pids)}")
+    t, u, pp = w["tagged_pid"], w["untagged_pid"], w["pingpong_pid"]
+    ok(tr[t, "untag"] == m == tp[t, "untag"],
+       f"untag: {m} for the tagged process's {m} tagged uname() calls",
+       f"trace {tr[t, 'untag']} top {tp[t, 'untag']}")
+    ok(tr[u, "untag"] == 0 == tp[u, "untag"],
+       "untag: none for the untagged process's same calls",
+       f"trace {tr[u, 'untag']} top {tp[u, 'untag']}")
+    ok(tr[u, "gp"] == g == tp[u, "gp"], f"gp: {g} for {g} tagged dereferences "
+       "without tagging", f"trace {tr[u, 'gp']} top {tp[u, 'gp']}")
+    ok(tr[t, "fault"] >= f, f"fault: at least {f} for {f} fresh tagged pages",
+       f"trace {tr[t, 'fault']}")
+    # Each round switches out of the tagged worker at least once (counted
+    # for it); tagtrace's own wake-ups add more. A switch that passes
+    # through a kernel thread (lazy TLB) is the kthread's: allow 2%.
+    sw = tr[pp, "switch"]
+    ok(sw >= k - k // 50,
+       f"switch: at least one per round out of the tagged ping-pong worker ({sw} for {k})")
+    pp_top = [p for p in reports[-1]["processes"] if p["pid"] == pp] if reports else []
+    ok(pp_top and pp_top[0]["mode"] != "none" and pp_top[0]["tag_bits"] == 6,
+       "top: the tagged worker shows its mode and 6 tag bits", pp_top)
+
+
+def check_fallback(d, n, m, k, f, g):
+    w = workload(d)
+    records = load_ndjson(f"{d}/trace.json")
+    reports = load_ndjson(f"{d}/top.json")
+    with open(f"{d}/trace.err") as fh:
+        err = fh.read()
+    ok("untag=unavailable" in err and "gp=unavailable" in err,
+       "the tool says untag and gp are unavailable", err)
+    ok("ctrl=fexit/do_arch_prctl_64" in err, "enables come from fexit/do_arch_prctl_64", err)
+    ok("switch=fentry/switch_mm_irqs_off" in err,
+       "mode switches come from fentry/switch_mm_irqs_off", err)
+    ok("fault=tp_btf/page_fault_user" in err, "faults come from tp_btf/page_fault_user", err)
+    tr, tp = trace_counts(records), top_counts(reports)
+    ok(enables(records) == n + 2, f"ctrl: {n} + 2 arch_prctl enables seen",
+       f"got {enables(records)}")
+    queries = sum(1 for r in records if r["event"] == "ctrl" and r["op"] == "query")
+    ok(queries == n, f"ctrl: {n} ARCH_GET_UNTAG_MASK queries seen", f"got {queries}")
+    ok(not any(r["event"] == "untag" for r in records), "no untag records at all")
+    pp = w["pingpong_pid"]
+    sw = tr[pp, "switch"]
+    ok(sw >= k - k // 50,
+       f"switch: at least one per round out of the tagged worker ({sw} for {k})")
+    ok(all(r["prev_mode"] != r["next_mode"] for r in records if r["event"] == "switch"),
+       "every switch record changes the mode")
+    t = w["tagged_pid"]
+    ok(tr[t, "fault"] >= f, f"fault: at least {f} for {f} tagged pages", tr[t, "fault"])
+    bad = [f"pid {p} {kind}: trace {tr[p, kind]} top {tp[p, kind]}"
+           for (p, kind) in set(tr) | set(tp) if p in w.values() and tr[p, kind] != tp[p, kind]]
+    ok(not bad, "top --json agrees with trace --json for the workload's processes", *bad)
+
+
+def check_storm(d, m):
+    w = workload(d)
+    reports = load_ndjson(f"{d}/top.json")
+    events, dropped = drops(d)
+    ok(dropped is not None and dropped > 0,
+       f"trace: a 4 KiB ring buffer under {m} untags drops records and says so",
+       f"events {events} dropped {dropped}")
+    t = w["tagged_pid"]
+    got = top_counts(reports)[t, "untag"]
+    ok(got == m, f"top: exactly {m} untags for the storm process despite the drops",
+       f"got {got}")
+    ok(events is not None and events + dropped >= m,
+       "trace: records printed + dropped cover every untag", f"{events} + {dropped} < {m}")
+
+
+def main():
+    mode, d, *nums = sys.argv[1:]
+    nums = [int(x) for x in nums]
+    {"counts": check_counts, "fallback": check_fallback, "storm": check_storm}[mode](d, *nums)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

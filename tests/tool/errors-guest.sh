@@ -1,0 +1,56 @@
+#!/bin/sh
+# errors-guest.sh: tagtrace refuses to run, with one clear line and a
+# non-zero status, when it cannot work. Prints TAP (unnumbered).
+. tests/tool/lib-guest.sh
+
+# expect STATUS PATTERN DESCRIPTION CMD...: CMD exits STATUS, stderr has PATTERN.
+expect()
+{
+	want=$1 pat=$2 desc=$3
+	shift 3
+	"$@" > $d/out 2> $d/err
+	st=$?
+	if [ $st = "$want" ] && grep -q "$pat" $d/err && [ "$(wc -l < $d/err)" -le 2 ]; then
+		echo "ok - $desc"
+	else
+		echo "not ok - $desc (status $st, want $want)"
+		sed 's/^/#   /' $d/err
+	fi
+}
+
+expect 1 "needs root" "not root: says it needs root" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups $TT trace -d 1
+expect 1 "kernel has no BTF" "no /sys/kernel/btf/vmlinux: says the kernel has no BTF" \
+	unshare -m sh -c "mount -t tmpfs none /sys/kernel/btf && exec $TT top -n 1"
+expect 1 "no process with PID 999999" "unknown PID: says so" \
+	$TT trace -p 999999 -d 1
+expect 2 "unknown event 'bogus'" "unknown event name: says which" \
+	$TT trace -e ctrl,bogus
+expect 2 "invalid interval" "bad interval: says so" $TT top -i 0
+expect 2 "unknown command" "unknown command: says so" $TT tarce
+
+# -p keeps to one process: a second, identical one is not counted.
+$TT top --json -n 1 -i 3 -p $$ > $d/top.json 2> $d/top.err &
+tp=$!
+started $d/top.err "Ctrl-C"
+$W 0 30 0 0 0 > $d/workload.out
+wait $tp
+if grep -q '"processes":\[\]' $d/top.json; then
+	echo "ok - top -p PID: nothing counted for other processes"
+else
+	echo "not ok - top -p PID: nothing counted for other processes"
+	sed 's/^/#   /' $d/top.json
+fi
+# -c selects by command name.
+$TT trace --json -c tagged_workload -e untag -d 4 > $d/trace.json 2> $d/trace.err &
+tp=$!
+started $d/trace.err "Ctrl-C"
+$W 0 30 0 0 0 > $d/workload.out
+wait $tp
+n=$(grep -c '"comm":"tagged_workload"' $d/trace.json)
+all=$(wc -l < $d/trace.json)
+if [ "$n" = 30 ] && [ "$all" = 30 ]; then
+	echo "ok - trace -c COMM: the 30 untags of that command and nothing else"
+else
+	echo "not ok - trace -c COMM: the 30 untags of that command and nothing else ($n of $all)"
+fi

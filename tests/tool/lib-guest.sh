@@ -1,0 +1,55 @@
+# Guest-side helpers for tests/tool/*-guest.sh (sourced; POSIX sh).
+TT=build/tool/tagtrace
+W=build/vm/tagged_workload
+T=/sys/kernel/tracing
+E=$T/events/tagged_addr
+d=$(mktemp -d /tmp/tagtrace-test.XXXXXX)
+
+# started FILE WORD: wait (up to 60 s) until tagtrace wrote WORD to FILE.
+started()
+{
+	i=0
+	while ! grep -q "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 600 ]; then
+			echo "# tagtrace did not start:"; sed 's/^/#   /' "$1"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# tracefs_events 0|1: switch every tagged_addr event off or on.
+tracefs_events()
+{
+	for e in ctrl untag mode_switch fault gp; do
+		echo "$1" > $E/tagged_addr_$e/enable
+	done
+}
+
+tracefs_start()
+{
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 8192 > $T/buffer_size_kb
+	tracefs_events 1
+	echo 1 > $T/tracing_on
+}
+
+tracefs_stop()	# tracefs_stop FILE
+{
+	echo 0 > $T/tracing_on
+	cat $T/trace > "$1"
+	tracefs_events 0
+}
+
+# stop PID...: SIGINT, as a user's Ctrl-C; the exit statuses must be 0.
+stop()
+{
+	kill -INT "$@"
+	st=0
+	for p in "$@"; do
+		wait "$p" || st=$?
+	done
+	return $st
+}

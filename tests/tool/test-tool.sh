@@ -1,0 +1,17 @@
+#!/bin/bash
+# tagtrace in the guest: its counts against tracefs and known workloads on
+# LAM and UAI, with tp_btf and raw_tp programs, a ring buffer storm, its
+# errors, and its fallbacks on the upstream kernel (no tagged_addr events).
+. "$(dirname "$0")/../lib/tap.sh"
+cd "$top" || exit 1
+upstream=build/linux-upstream/arch/x86/boot/bzImage
+
+for cpu in lam uai; do
+	tap_guest --cpu $cpu -- tests/tool/counts-guest.sh auto 5 200 300 64 20
+done
+tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
+tap_guest --cpu uai -- tests/tool/storm-guest.sh 20000
+tap_guest --cpu lam -- tests/tool/errors-guest.sh
+tap_guest --cpu lam --kernel $upstream -- tests/tool/fallback-guest.sh 3 200 8 5
+
+tap_done
