@@ -19,7 +19,7 @@ else
 Q := @
 endif
 
-.PHONY: tagtrace vmlinux.h unit install check-tool all help deps kernel kernel-upstream kernel-notrace kernel-debug check-debug qemu rig check check-rig \
+.PHONY: tagtrace vmlinux.h unit install check-tool demo-cpus all help deps kernel kernel-upstream kernel-notrace kernel-debug check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -63,7 +63,8 @@ qemu: deps
 ## rig              the guest init and guest test programs (needs `make kernel`)
 rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/lam \
 	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
-	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench
+	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
+	$(VMBIN)/tagalloc
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
@@ -85,6 +86,10 @@ $(VMBIN)/lam: $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h
 	$(Q)$(CC) -O2 -g -std=gnu99 -pthread -Wall -isystem $(KHDR) -o $@ $< -lrt -ldl
 
 $(VMBIN)/tagged_workload: tests/kernel/tagged_workload.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/tagalloc: tests/tool/tagalloc.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
@@ -135,8 +140,12 @@ $(TOOL)/tagtrace.bpf.o: bpf/tagtrace.bpf.c bpf/tagtrace.h vmlinux/x86/vmlinux.h
 $(TOOL)/tagtrace.skel.h: $(TOOL)/tagtrace.bpf.o
 	$(Q)bpftool gen skeleton $< name tagtrace_bpf > $@
 
-$(TOOL)/%.o: src/%.c $(wildcard src/*.h) bpf/tagtrace.h | $(TOOL)/tagtrace.skel.h
+$(TOOL)/%.o: src/%.c $(wildcard src/*.h) bpf/tagtrace.h
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -I $(TOOL) -c $< -o $@
+
+# The skeleton embeds the BPF object: session.o must follow it.
+$(TOOL)/session.o: $(TOOL)/tagtrace.skel.h
 
 $(TOOL)/tagtrace: $(TOOL_OBJS)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lbpf -lelf -lz -lm
@@ -183,8 +192,13 @@ check-emulation: rig
 check-kernel: rig
 	$(Q)prove --exec '' --merge -v tests/kernel/test-*.sh
 
-## demo             boot a LAM guest and show tagged pointers working (and not)
+## demo             boot a LAM guest: tagtrace traces a tagging allocator (< 1 min)
 demo: deps kernel qemu
+	$(Q)$(MAKE) --no-print-directory rig tagtrace
+	$(Q)tests/vm/run --cpu lam -- tests/tool/demo-guest.sh
+
+## demo-cpus        tagged pointers on LAM, LAM+LA57, UAI and no tagging
+demo-cpus: deps kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig
 	$(Q)tests/vm/demo.sh
 

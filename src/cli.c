@@ -5,9 +5,11 @@
  * touches the kernel, so the unit tests run it on the host.
  */
 #include <argp.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,10 +121,28 @@ static const char usage[] =
 struct state {
 	struct tt_env *env;
 	bool done;
+	bool failed;	/* an error was printed */
 };
 
-/* argp_error() does not stop the parse under ARGP_NO_EXIT: return EINVAL. */
-#define FAIL(st, ...) ({ argp_error(st, __VA_ARGS__); EINVAL; })
+/*
+ * One line, then stop the parse. argp's own error report would add a hint
+ * naming --usage, which ARGP_NO_HELP takes away, so errors are ours.
+ */
+static error_t fail(const struct argp_state *st, const char *fmt, ...)
+{
+	struct state *s = st->input;
+	va_list ap;
+
+	s->failed = true;
+	fprintf(stderr, "%s: ", st->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see '%s --help')\n", st->name);
+	return EINVAL;
+}
+
+#define FAIL(st, ...) fail(st, __VA_ARGS__)
 
 static int parse_seconds(const char *arg, double *out)
 {
@@ -152,18 +172,26 @@ static int parse_long(const char *arg, long max, long *out)
 
 static int parse_size(const char *arg, __u32 *out)
 {
+	const unsigned long long max = 1ULL << 30;
 	unsigned long long v;
+	int shift = 0;
 	char *end;
 
+	/* strtoull() would take leading blanks and a minus sign. */
+	if (!isdigit((unsigned char)arg[0]))
+		return -1;
 	errno = 0;
 	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || arg[0] == '-')
+	if (errno)
 		return -1;
 	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
+		shift = 10, end++;
 	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	if (*end || v < 4096 || v > (1ULL << 30) || (v & (v - 1)))
+		shift = 20, end++;
+	if (*end || v > max >> shift)
+		return -1;
+	v <<= shift;
+	if (v < 4096 || (v & (v - 1)))
 		return -1;
 	*out = v;
 	return 0;
@@ -240,7 +268,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		env->usec = true;
 		break;
 	case OPT_HELP:
-		argp_state_help(st, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		/* argp_state_help() is silent under ARGP_NO_ERRS. */
+		argp_help(st->root_argp, stdout, ARGP_HELP_STD_HELP, st->name);
 		s->done = true;
 		break;
 	case OPT_VERSION:
@@ -249,6 +278,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		break;
 	case ARGP_KEY_ARG:
 		return FAIL(st, "unexpected argument '%s'", arg);
+	case ARGP_KEY_ERROR:
+		/* getopt is quiet under ARGP_NO_ERRS: name the culprit. */
+		if (st->next > 0 && st->next <= st->argc && !s->failed)
+			FAIL(st, "unknown option or missing value in '%s'",
+			     st->argv[st->next - 1]);
+		break;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -305,7 +340,8 @@ enum tt_cli_result tt_cli_parse(int argc, char **argv, struct tt_env *env)
 		/* argp names the program after argv[0]: "tagtrace trace". */
 		argv[1] = name;
 		err = argp_parse(&argp, argc - 1, argv + 1,
-				 ARGP_NO_EXIT | ARGP_NO_HELP, NULL, &s);
+				 ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_NO_ERRS, NULL,
+				 &s);
 		argv[1] = saved;
 		if (err)
 			return TT_CLI_ERROR;

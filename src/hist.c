@@ -8,32 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <bpf/bpf.h>
 #include "commands.h"
 #include "histfmt.h"
 #include "json.h"
 
-#define MAX_KEYS 64	/* the hists map's size */
-
 struct hist_set {
-	struct tt_hist_key keys[MAX_KEYS];
-	struct tt_hist vals[MAX_KEYS];
+	struct tt_hist_entry e[TT_MAX_HISTS];
 	int nr;
 };
-
-static void read_all(int fd, struct hist_set *set)
-{
-	struct tt_hist_key key, next, *pkey = NULL;
-
-	set->nr = 0;
-	while (set->nr < MAX_KEYS && !bpf_map_get_next_key(fd, pkey, &next)) {
-		key = next;
-		pkey = &key;
-		if (bpf_map_lookup_elem(fd, &key, &set->vals[set->nr]))
-			continue;
-		set->keys[set->nr++] = key;
-	}
-}
 
 static const struct tt_hist *find(const struct hist_set *set,
 				  const struct tt_hist_key *key)
@@ -41,8 +23,8 @@ static const struct tt_hist *find(const struct hist_set *set,
 	int i;
 
 	for (i = 0; i < set->nr; i++)
-		if (!memcmp(&set->keys[i], key, sizeof(*key)))
-			return &set->vals[i];
+		if (!memcmp(&set->e[i].key, key, sizeof(*key)))
+			return &set->e[i].hist;
 	return NULL;
 }
 
@@ -68,8 +50,9 @@ static void report(const struct tt_env *env, const struct hist_set *cur,
 		printf("\n%s\n", when);
 	}
 	for (i = 0; i < cur->nr; i++) {
-		const struct tt_hist *old = find(prev, &cur->keys[i]);
-		struct tt_hist h = cur->vals[i];
+		const struct tt_hist_key *key = &cur->e[i].key;
+		const struct tt_hist *old = find(prev, key);
+		struct tt_hist h = cur->e[i].hist;
 
 		if (old)
 			tt_hist_sub(&h, old);
@@ -78,9 +61,9 @@ static void report(const struct tt_env *env, const struct hist_set *cur,
 		if (env->json) {
 			if (shown)
 				putchar(',');
-			tt_hist_json(stdout, &cur->keys[i], &h, unit);
+			tt_hist_json(stdout, key, &h, unit);
 		} else {
-			tt_hist_text(stdout, &cur->keys[i], &h, unit);
+			tt_hist_text(stdout, key, &h, unit);
 		}
 		shown++;
 	}
@@ -97,7 +80,7 @@ static void report(const struct tt_env *env, const struct hist_set *cur,
 int tt_hist_run(struct tt_session *s, const struct tt_env *env)
 {
 	static struct hist_set sets[2];
-	int fd = tt_session_hists_fd(s), cur = 0;
+	int cur = 0;
 	__u64 last = tt_now_ns();
 	long reports = 0;
 
@@ -108,7 +91,7 @@ int tt_hist_run(struct tt_session *s, const struct tt_env *env)
 
 		tt_sleep(env->interval);
 		now = tt_now_ns();
-		read_all(fd, &sets[cur]);
+		sets[cur].nr = tt_session_read_hists(s, sets[cur].e);
 		report(env, &sets[cur], &sets[!cur], (now - last) / 1e9,
 		       tt_session_stat(s, TT_STAT_HIST_FULL));
 		last = now;

@@ -15,25 +15,72 @@ void json_end(struct json *j)
 	fputc('}', j->out);
 }
 
-/* A string, escaped per RFC 8259; at most maxlen bytes of s (comm fields). */
-void json_str(FILE *out, const char *s, size_t maxlen)
+/*
+ * Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid:
+ * no overlong forms, no surrogates, nothing past U+10FFFF.
+ */
+static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	size_t i;
+	size_t len, i;
+	unsigned char lo = 0x80, hi = 0xbf;
 
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (len > n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * A string, escaped per RFC 8259; at most maxlen bytes of s (comm fields).
+ * A comm is bytes, not text: invalid UTF-8 becomes U+FFFD so every line
+ * stays valid JSON.
+ */
+void json_str(FILE *out, const char *str, size_t maxlen)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i, n;
+
+	for (n = 0; n < maxlen && s[n]; n++)
+		;
 	fputc('"', out);
-	for (i = 0; i < maxlen && s[i]; i++) {
+	for (i = 0; i < n; i++) {
 		unsigned char c = s[i];
+		size_t len;
 
-		if (c == '"' || c == '\\')
+		if (c == '"' || c == '\\') {
 			fprintf(out, "\\%c", c);
-		else if (c == '\n')
+		} else if (c == '\n') {
 			fputs("\\n", out);
-		else if (c == '\t')
+		} else if (c == '\t') {
 			fputs("\\t", out);
-		else if (c < 0x20 || c == 0x7f)
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
-		else
+		} else if (c < 0x80) {
 			fputc(c, out);
+		} else if ((len = utf8_len(s + i, n - i))) {
+			fwrite(s + i, 1, len, out);
+			i += len - 1;
+		} else {
+			fputs("\\ufffd", out);
+		}
 	}
 	fputc('"', out);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "commands.h"
 #include "names.h"
 #include "session.h"
 #include "tagtrace.skel.h"
@@ -17,6 +18,13 @@
 static bool want_btf(const struct tt_env *env, const struct tt_probe *p)
 {
 	return env->attach != TT_ATTACH_RAW && p->fentry;
+}
+
+/* hist, and top's OpenMetrics histogram summaries, time switch_mm. */
+static bool wants_hist(const struct tt_env *env)
+{
+	return env->cmd == TT_CMD_HIST ||
+	       (env->cmd == TT_CMD_TOP && env->openmetrics);
 }
 
 /* Where each wanted event kind comes from on this kernel. */
@@ -52,7 +60,7 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 		}
 	}
 	s->hist_src = TT_SRC_NONE;
-	if (env->cmd == TT_CMD_HIST && p->switch_mm_fn)
+	if (wants_hist(env) && p->switch_mm_fn)
 		s->hist_src = btf ? TT_SRC_FENTRY : TT_SRC_KPROBE;
 }
 
@@ -146,8 +154,8 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
-	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
-		fputs("tagtrace: kernel has no switch_mm_irqs_off to time; hist needs an x86 kernel\n",
+	if (wants_hist(env) && s->hist_src == TT_SRC_NONE) {
+		fputs("tagtrace: kernel has no switch_mm_irqs_off to time (x86 only)\n",
 		      stderr);
 		return -ENOENT;
 	}
@@ -163,7 +171,7 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 	memcpy((char *)s->skel->rodata->targ_comm, env->comm, TT_COMM_LEN);
 	s->skel->rodata->targ_stream =
 		env->cmd == TT_CMD_TRACE ? env->events : 0;
-	s->skel->rodata->targ_hist = env->cmd == TT_CMD_HIST;
+	s->skel->rodata->targ_hist = wants_hist(env);
 	s->skel->rodata->targ_usec = env->usec;
 	s->skel->rodata->targ_switch_events =
 		s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
@@ -181,6 +189,7 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 			" (-v shows libbpf's log)");
 		return ret;
 	}
+	s->attach_ns = tt_now_ns();
 	ret = tagtrace_bpf__attach(s->skel);
 	if (ret) {
 		fprintf(stderr, "tagtrace: cannot attach the BPF programs: %s%s\n",
@@ -230,9 +239,20 @@ int tt_session_procs_fd(const struct tt_session *s)
 	return bpf_map__fd(s->skel->maps.procs);
 }
 
-int tt_session_hists_fd(const struct tt_session *s)
+int tt_session_read_hists(const struct tt_session *s,
+			  struct tt_hist_entry *out)
 {
-	return bpf_map__fd(s->skel->maps.hists);
+	int fd = bpf_map__fd(s->skel->maps.hists), nr = 0;
+	struct tt_hist_key key, next, *pkey = NULL;
+
+	while (nr < TT_MAX_HISTS && !bpf_map_get_next_key(fd, pkey, &next)) {
+		key = next;
+		pkey = &key;
+		if (bpf_map_lookup_elem(fd, &key, &out[nr].hist))
+			continue;
+		out[nr++].key = key;
+	}
+	return nr;
 }
 
 int tt_session_events_fd(const struct tt_session *s)

@@ -8,11 +8,20 @@
 
 struct tagtrace_bpf;
 
+/* One switch_mm histogram, as read from the hists map. */
+struct tt_hist_entry {
+	struct tt_hist_key key;
+	struct tt_hist hist;
+};
+
+#define TT_MAX_HISTS 64	/* the hists map's size */
+
 struct tt_session {
 	struct tagtrace_bpf *skel;
 	enum tt_source src[TT_EV_MAX];	/* per event kind */
 	enum tt_source hist_src;	/* switch_mm timing, hist only */
 	int nr_cpus;
+	__u64 attach_ns;		/* CLOCK_MONOTONIC before attaching */
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */
@@ -22,7 +31,9 @@ void tt_session_report(const struct tt_session *s, const struct tt_env *env);
 /* A global counter (enum tt_stat) summed over CPUs. */
 __u64 tt_session_stat(const struct tt_session *s, __u32 stat);
 int tt_session_procs_fd(const struct tt_session *s);
-int tt_session_hists_fd(const struct tt_session *s);
+/* Every histogram, at most TT_MAX_HISTS, into out; returns how many. */
+int tt_session_read_hists(const struct tt_session *s,
+			  struct tt_hist_entry *out);
 int tt_session_events_fd(const struct tt_session *s);
 void tt_session_close(struct tt_session *s);
 

@@ -66,6 +66,11 @@ void tt_snapshot_diff(struct tt_snapshot *cur, struct tt_snapshot *prev)
 		if (!old)
 			continue;	/* new: its deltas are its counts */
 		for (k = 0; k < TT_EV_MAX; k++)
+			if (r->count[k] < old->count[k])
+				break;
+		if (k < TT_EV_MAX)
+			continue;	/* a new process that reused the pid */
+		for (k = 0; k < TT_EV_MAX; k++)
 			r->delta[k] = r->count[k] - old->count[k];
 		r->idle = tt_row_total(r->delta) ? 0 : old->idle + 1;
 	}

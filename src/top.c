@@ -12,6 +12,7 @@
 #include <time.h>
 #include <bpf/bpf.h>
 #include "commands.h"
+#include "openmetrics.h"
 #include "table.h"
 
 #define PRUNE_AFTER	5
@@ -54,12 +55,30 @@ static void prune(int fd, const struct tt_snapshot *cur)
 			bpf_map_delete_elem(fd, &cur->rows[i].pid);
 }
 
+/* The OpenMetrics file, rewritten whole; a failure is said once a run. */
+static void export(const struct tt_session *s, const struct tt_env *env,
+		   const struct tt_snapshot *cur, __u64 uncounted)
+{
+	static struct tt_hist_entry hists[TT_MAX_HISTS];
+	static int last_err;
+	int nr = tt_session_read_hists(s, hists), err;
+
+	uncounted += tt_session_stat(s, TT_STAT_HIST_FULL);
+	err = tt_openmetrics_file(env->openmetrics, cur, hists, nr, uncounted);
+	if (err && err != last_err)
+		fprintf(stderr, "tagtrace: cannot write %s: %s\n",
+			env->openmetrics, strerror(-err));
+	last_err = err;
+}
+
 static void report(const struct tt_session *s, const struct tt_env *env,
 		   struct tt_snapshot *cur, double interval)
 {
 	__u64 full = tt_session_stat(s, TT_STAT_PROC_FULL);
 
 	tt_snapshot_sort(cur);
+	if (env->openmetrics)
+		export(s, env, cur, full);
 	if (env->json) {
 		tt_table_json(stdout, cur, tt_now_ns(), interval, full);
 	} else {

@@ -68,9 +68,10 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env)
 		ksyms_free(ks);
 		return -1;
 	}
-	t.fmt.start_ns = tt_now_ns();
+	/* Times count from the attach: the first events may predate us. */
+	t.fmt.start_ns = s->attach_ns;
 	if (env->duration)
-		deadline = t.fmt.start_ns + (__u64)(env->duration * 1e9);
+		deadline = tt_now_ns() + (__u64)(env->duration * 1e9);
 	if (env->duration)
 		fprintf(stderr, "tagtrace: tracing for %g s; Ctrl-C to stop\n",
 			env->duration);

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top --openmetrics: the OpenMetrics text format (the node_exporter
+ * textfile collector reads it). Metric names and labels are documented in
+ * tagtrace(8); counters are cumulative since tagtrace started.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "names.h"
+#include "histfmt.h"
+#include "openmetrics.h"
+
+static const struct {
+	const char *name;
+	const char *help;
+} counters[TT_EV_MAX] = {
+	[TT_EV_CTRL]	= { "tagtrace_ctrl_calls",
+			    "Tagging prctl/arch_prctl calls and exec resets" },
+	[TT_EV_UNTAG]	= { "tagtrace_untags",
+			    "Tags the kernel stripped from user pointers" },
+	[TT_EV_SWITCH]	= { "tagtrace_mode_switches",
+			    "CPU tagging mode changes switching away from the process" },
+	[TT_EV_FAULT]	= { "tagtrace_tagged_faults",
+			    "Page faults at tagged addresses or in tagged processes" },
+	[TT_EV_GP]	= { "tagtrace_tagged_gps",
+			    "General protection faults from tagged pointers" },
+};
+
+/* A label value: backslash, double quote and newline escaped. */
+static void label(FILE *out, const char *name, const char *v, bool first)
+{
+	fprintf(out, "%s%s=\"", first ? "" : ",", name);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(out, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*v, out);
+	}
+	fputc('"', out);
+}
+
+static void proc_labels(FILE *out, const struct tt_row *r)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%u", r->pid);
+	fputc('{', out);
+	label(out, "pid", pid, true);
+	label(out, "comm", r->comm, false);
+}
+
+static void hist_labels(FILE *out, const struct tt_hist_key *k)
+{
+	fputc('{', out);
+	label(out, "prev_mode", tt_mode_name(k->prev_mode), true);
+	label(out, "next_mode", tt_mode_name(k->next_mode), false);
+	label(out, "same_mm", k->same_mm ? "1" : "0", false);
+}
+
+static void histograms(FILE *out, const struct tt_hist_entry *hists, int nr)
+{
+	const char *name = "tagtrace_switch_mm_seconds";
+	int i, b;
+
+	fprintf(out, "# TYPE %s histogram\n# UNIT %s seconds\n", name, name);
+	fprintf(out, "# HELP %s Time spent in switch_mm_irqs_off by mode transition\n",
+		name);
+	for (i = 0; i < nr; i++) {
+		const struct tt_hist *h = &hists[i].hist;
+		__u64 cum = 0, low, high;
+
+		for (b = 0; b < TT_HIST_SLOTS; b++) {
+			cum += h->slots[b];
+			/* Integer ns: a value <= high lies below high + 1 ns. */
+			tt_bucket_bounds(b, &low, &high);
+			fprintf(out, "%s_bucket", name);
+			hist_labels(out, &hists[i].key);
+			fprintf(out, ",le=\"%.9g\"} %llu\n", (high + 1) / 1e9,
+				(unsigned long long)cum);
+		}
+		fprintf(out, "%s_bucket", name);
+		hist_labels(out, &hists[i].key);
+		fprintf(out, ",le=\"+Inf\"} %llu\n", (unsigned long long)h->count);
+		fprintf(out, "%s_count", name);
+		hist_labels(out, &hists[i].key);
+		fprintf(out, "} %llu\n", (unsigned long long)h->count);
+		fprintf(out, "%s_sum", name);
+		hist_labels(out, &hists[i].key);
+		fprintf(out, "} %.9f\n", h->sum / 1e9);
+	}
+}
+
+void tt_openmetrics(FILE *out, const struct tt_snapshot *procs,
+		    const struct tt_hist_entry *hists, int nr_hists,
+		    __u64 uncounted)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < TT_EV_MAX; k++) {
+		fprintf(out, "# TYPE %s counter\n# HELP %s %s\n",
+			counters[k].name, counters[k].name, counters[k].help);
+		for (i = 0; i < procs->nr; i++) {
+			fprintf(out, "%s_total", counters[k].name);
+			proc_labels(out, &procs->rows[i]);
+			fprintf(out, "} %llu\n",
+				(unsigned long long)procs->rows[i].count[k]);
+		}
+	}
+	fputs("# TYPE tagtrace_process_tag_bits gauge\n"
+	      "# HELP tagtrace_process_tag_bits Tag bits the process has, by mode, as of its last event\n",
+	      out);
+	for (i = 0; i < procs->nr; i++) {
+		fputs("tagtrace_process_tag_bits", out);
+		proc_labels(out, &procs->rows[i]);
+		label(out, "mode", tt_mode_name(procs->rows[i].mode), false);
+		fprintf(out, "} %d\n", procs->rows[i].tag_bits);
+	}
+	fputs("# TYPE tagtrace_uncounted_events counter\n"
+	      "# HELP tagtrace_uncounted_events Events not counted: the process map was full\n",
+	      out);
+	fprintf(out, "tagtrace_uncounted_events_total %llu\n",
+		(unsigned long long)uncounted);
+	histograms(out, hists, nr_hists);
+	fputs("# EOF\n", out);
+}
+
+/* A new file next to path, as a stream; its name in tmp. */
+static FILE *open_temp(char *tmp)
+{
+	int fd = mkstemp(tmp);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	else
+		fchmod(fd, 0644);	/* scrapers run as other users */
+	return f;
+}
+
+int tt_openmetrics_file(const char *path, const struct tt_snapshot *procs,
+			const struct tt_hist_entry *hists, int nr_hists,
+			__u64 uncounted)
+{
+	size_t len = strlen(path) + 16;
+	char *tmp = malloc(len);
+	FILE *f;
+	int err = 0;
+
+	if (!tmp)
+		return -ENOMEM;
+	snprintf(tmp, len, "%s.tmp.XXXXXX", path);
+	f = open_temp(tmp);
+	if (!f) {
+		err = -errno;
+		free(tmp);
+		return err;
+	}
+	tt_openmetrics(f, procs, hists, nr_hists, uncounted);
+	if (fflush(f) || fsync(fileno(f)))
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/python3
+"""check_openmetrics.py FILE TOP_JSON: FILE is strict OpenMetrics text and
+its counters equal the last report of `tagtrace top --json` (TOP_JSON),
+which was written from the same snapshot. Prints TAP, unnumbered.
+
+The parser follows the OpenMetrics 1.0 text format: metadata lines before
+their family's samples, each family once, counter samples named
+<family>_total, histograms with cumulative _bucket samples in increasing
+"le" order ending at +Inf, equal to _count, then _count and _sum; label
+values quoted with \\\\, \\" and \\n escapes; no duplicate samples; "# EOF"
+last, with a newline.
+"""
+import json
+import math
+import re
+import sys
+
+NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
+LABEL = r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"'
+SAMPLE = re.compile(rf"^({NAME})(?:\{{((?:{LABEL})(?:,{LABEL})*)?\}})? (\S+)$")
+TYPES = {"counter", "gauge", "histogram", "unknown", "info", "stateset",
+         "gaugehistogram", "summary"}
+failed = 0
+
+
+def ok(cond, desc, *diag):
+    global failed
+    print(("ok - " if cond else "not ok - ") + desc)
+    if not cond:
+        failed += 1
+        for d in diag:
+            print("#   " + str(d))
+
+
+def parse(text):
+    """family -> {"type", "unit", "help", "samples": [(name, labels, value)]}"""
+    errors, families, cur, seen = [], {}, None, set()
+    if not text.endswith("# EOF\n"):
+        errors.append("does not end with '# EOF' and a newline")
+    lines = text.split("\n")[:-1]
+    for n, line in enumerate(lines, 1):
+        if line == "# EOF":
+            if n != len(lines):
+                errors.append(f"line {n}: '# EOF' before the end")
+            break
+        m = re.match(rf"^# (TYPE|HELP|UNIT) ({NAME}) (.*)$", line)
+        if m:
+            kind, fam, arg = m.groups()
+            if fam not in families:
+                families[fam] = {"type": "unknown", "samples": []}
+                if fam in seen:
+                    errors.append(f"line {n}: family {fam} interleaved")
+                seen.add(fam)
+            elif families[fam]["samples"]:
+                errors.append(f"line {n}: metadata after samples of {fam}")
+            if kind == "TYPE" and arg not in TYPES:
+                errors.append(f"line {n}: unknown type {arg}")
+            if kind == "UNIT" and not fam.endswith("_" + arg):
+                errors.append(f"line {n}: family {fam} does not end in its unit {arg}")
+            families[fam][kind.lower()] = arg
+            cur = fam
+            continue
+        if line.startswith("#") or not line:
+            errors.append(f"line {n}: not a sample or metadata: {line!r}")
+            continue
+        m = SAMPLE.match(line)
+        if not m:
+            errors.append(f"line {n}: malformed sample {line!r}")
+            continue
+        name, value = m.group(1), m.group(m.lastindex)
+        labels = dict(re.findall(LABEL, m.group(2) or ""))
+        try:
+            v = float(value)
+        except ValueError:
+            errors.append(f"line {n}: bad value {value!r}")
+            continue
+        fam = cur
+        t = families[fam]["type"] if fam else None
+        suffixes = {"counter": ["_total", "_created"],
+                    "histogram": ["_bucket", "_count", "_sum", "_created"],
+                    "gauge": [""]}.get(t, [""])
+        if fam is None or not any(name == fam + s for s in suffixes):
+            errors.append(f"line {n}: sample {name} outside its family ({fam}, {t})")
+            continue
+        key = (name, tuple(sorted(labels.items())))
+        if key in seen:
+            errors.append(f"line {n}: duplicate sample {name} {labels}")
+        seen.add(key)
+        if t == "counter" and (v < 0 or math.isnan(v)):
+            errors.append(f"line {n}: negative counter")
+        families[fam]["samples"].append((name, labels, v))
+    for fam, f in families.items():
+        if f["type"] == "histogram":
+            errors += check_histogram(fam, f["samples"])
+    return families, errors
+
+
+def check_histogram(fam, samples):
+    errors, series = [], {}
+    for name, labels, v in samples:
+        rest = tuple(sorted((k, x) for k, x in labels.items() if k != "le"))
+        series.setdefault(rest, []).append((name, labels.get("le"), v))
+    for rest, s in series.items():
+        buckets = [(le, v) for name, le, v in s if name == fam + "_bucket"]
+        count = [v for name, _, v in s if name == fam + "_count"]
+        total = [v for name, _, v in s if name == fam + "_sum"]
+        les = [float(le) for le, _ in buckets]
+        vals = [v for _, v in buckets]
+        if not buckets or buckets[-1][0] != "+Inf":
+            errors.append(f"{fam}{dict(rest)}: no +Inf bucket last")
+        if les != sorted(les) or len(set(les)) != len(les):
+            errors.append(f"{fam}{dict(rest)}: le not increasing")
+        if vals != sorted(vals):
+            errors.append(f"{fam}{dict(rest)}: buckets not cumulative")
+        if len(count) != 1 or (buckets and count[0] != vals[-1]):
+            errors.append(f"{fam}{dict(rest)}: _count is not the +Inf bucket")
+        if len(total) != 1 or total[0] < 0:
+            errors.append(f"{fam}{dict(rest)}: no valid _sum")
+    return errors
+
+
+def main():
+    path, top_path = sys.argv[1:3]
+    with open(path) as f:
+        families, errors = parse(f.read())
+    ok(not errors, f"{path.split('/')[-1]} is strict OpenMetrics", *errors[:10])
+    with open(top_path) as f:
+        last = [json.loads(x) for x in f][-1]
+    names = {"ctrl": "tagtrace_ctrl_calls", "untag": "tagtrace_untags",
+             "switch": "tagtrace_mode_switches", "fault": "tagtrace_tagged_faults",
+             "gp": "tagtrace_tagged_gps"}
+    bad, compared = [], 0
+    for kind, fam in names.items():
+        got = {int(l["pid"]): v for _, l, v in families.get(fam, {}).get("samples", [])}
+        for p in last["processes"]:
+            compared += 1
+            if got.get(p["pid"]) != p["total"][kind]:
+                bad.append(f"{fam} pid {p['pid']}: {got.get(p['pid'])} != {p['total'][kind]}")
+        if len(got) != len(last["processes"]):
+            bad.append(f"{fam}: {len(got)} processes, top --json has {len(last['processes'])}")
+    ok(not bad and compared > 0,
+       f"counters equal top --json's for every process ({compared} values)", *bad[:10])
+    hist = families.get("tagtrace_switch_mm_seconds", {}).get("samples", [])
+    counts = sum(v for n, _, v in hist if n.endswith("_count"))
+    ok(counts > 0, f"switch_mm histograms exported ({int(counts)} switches)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the parts of tagtrace that need no kernel: the command
+ * line, names, JSON writing, record formatting, kallsyms lookup, top's table
+ * and hist's formatting. TAP on stdout; run by `make unit` under ASAN and
+ * UBSAN. Known bugs in src/ are tests inside tap_todo() blocks.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tap.h"
+#include "cli.h"
+#include "histfmt.h"
+#include "json.h"
+#include "ksyms.h"
+#include "names.h"
+#include "record.h"
+#include "table.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(99);
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		die("strdup");
+	return d;
+}
+
+/* ---- output captured in memory (open_memstream) ------------------------ */
+
+struct mem {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static FILE *mem_open(struct mem *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	if (!m->f)
+		die("open_memstream");
+	return m->f;
+}
+
+/* Closes the stream: its text, valid until mem_free(). */
+static const char *mem_text(struct mem *m)
+{
+	if (fclose(m->f))
+		die("fclose");
+	m->f = NULL;
+	return m->buf;
+}
+
+static void mem_free(struct mem *m)
+{
+	free(m->buf);
+	m->buf = NULL;
+}
+
+/* ---- stdout and stderr captured (argp prints on them) ------------------ */
+
+struct capture {
+	FILE *out, *err;
+	int saved_out, saved_err;
+};
+
+static void capture_begin(struct capture *c)
+{
+	fflush(stdout);
+	fflush(stderr);
+	c->out = tmpfile();
+	c->err = tmpfile();
+	if (!c->out || !c->err)
+		die("tmpfile");
+	c->saved_out = dup(STDOUT_FILENO);
+	c->saved_err = dup(STDERR_FILENO);
+	if (c->saved_out < 0 || c->saved_err < 0 ||
+	    dup2(fileno(c->out), STDOUT_FILENO) < 0 ||
+	    dup2(fileno(c->err), STDERR_FILENO) < 0)
+		die("dup2");
+}
+
+static void slurp(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+}
+
+static void capture_end(struct capture *c, char *out, char *err, size_t len)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if (dup2(c->saved_out, STDOUT_FILENO) < 0 ||
+	    dup2(c->saved_err, STDERR_FILENO) < 0)
+		die("dup2");
+	close(c->saved_out);
+	close(c->saved_err);
+	slurp(c->out, out, len);
+	slurp(c->err, err, len);
+}
+
+/* ---- cli.c -------------------------------------------------------------- */
+
+#define CLI_MAX_ARGS 32
+
+static char cli_out[8192], cli_err[8192];	/* the last parse's output */
+static char *cli_argv[CLI_MAX_ARGS + 1];	/* what it was given */
+static char *cli_alloc[CLI_MAX_ARGS];		/* the same, unpermuted */
+static int cli_argc;
+static char cli_line[512];			/* the command line */
+
+static void cli_free_args(void)
+{
+	while (cli_argc > 0)
+		free(cli_alloc[--cli_argc]);
+}
+
+/*
+ * tt_cli_parse() on writable copies of args (NULL-terminated), with its
+ * output captured. The copies live until the next call, since env may
+ * point into them (openmetrics).
+ */
+static enum tt_cli_result cli_run(struct tt_env *env, const char *const *args)
+{
+	enum tt_cli_result res;
+	struct capture c;
+	int i;
+
+	cli_free_args();
+	cli_line[0] = 0;
+	for (i = 0; args[i]; i++) {
+		if (i == CLI_MAX_ARGS)
+			die("too many arguments");
+		cli_alloc[i] = xstrdup(args[i]);
+		cli_argv[i] = cli_alloc[i];
+		if (i)
+			strncat(cli_line, " ",
+				sizeof(cli_line) - strlen(cli_line) - 1);
+		strncat(cli_line, args[i],
+			sizeof(cli_line) - strlen(cli_line) - 1);
+	}
+	cli_argc = i;
+	cli_argv[i] = NULL;
+	/* Garbage in env: the parse must set every field itself. */
+	memset(env, 0xa5, sizeof(*env));
+	capture_begin(&c);
+	res = tt_cli_parse(cli_argc, cli_argv, env);
+	capture_end(&c, cli_out, cli_err, sizeof(cli_out));
+	return res;
+}
+
+#define CLI(env, ...) \
+	cli_run((env), (const char *const []){ "tagtrace", __VA_ARGS__, NULL })
+
+static const char *result_name(enum tt_cli_result r)
+{
+	switch (r) {
+	case TT_CLI_RUN:
+		return "TT_CLI_RUN";
+	case TT_CLI_DONE:
+		return "TT_CLI_DONE";
+	case TT_CLI_ERROR:
+		return "TT_CLI_ERROR";
+	}
+	return "?";
+}
+
+static void cli_diag(enum tt_cli_result res)
+{
+	tap_diag("result: %s", result_name(res));
+	tap_diag("stdout: %s", cli_out);
+	tap_diag("stderr: %s", cli_err);
+}
+
+/* A valid command line: TT_CLI_RUN and nothing printed. */
+static bool cli_accepts(struct tt_env *env, const char *const *args)
+{
+	enum tt_cli_result res = cli_run(env, args);
+
+	if (ok(res == TT_CLI_RUN && !cli_out[0] && !cli_err[0],
+	       "'%s' runs silently", cli_line))
+		return true;
+	cli_diag(res);
+	return false;
+}
+
+#define ACCEPT(env, ...) \
+	cli_accepts((env), (const char *const []){ "tagtrace", __VA_ARGS__, \
+						   NULL })
+
+/* A bad command line: TT_CLI_ERROR and an error on stderr only. */
+static void cli_rejects(const char *why, const char *const *args)
+{
+	struct tt_env env;
+	enum tt_cli_result res = cli_run(&env, args);
+
+	if (!ok(res == TT_CLI_ERROR && cli_err[0] && !cli_out[0],
+		"%s: '%s' is an error on stderr", why, cli_line))
+		cli_diag(res);
+}
+
+#define REJECT(why, ...) \
+	cli_rejects((why), (const char *const []){ "tagtrace", __VA_ARGS__, \
+						   NULL })
+
+static void test_cli_defaults(void)
+{
+	static const struct {
+		const char *name;
+		enum tt_cmd cmd;
+	} cmds[] = {
+		{ "trace", TT_CMD_TRACE },
+		{ "top", TT_CMD_TOP },
+		{ "hist", TT_CMD_HIST },
+	};
+	struct tt_env env;
+	size_t i;
+
+	is_uint(TT_ALL_EVENTS, 0x1f, "all events: the 5 kinds' bits");
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		const char *n = cmds[i].name;
+
+		if (!ACCEPT(&env, n))
+			continue;
+		is_int(env.cmd, cmds[i].cmd, "%s: cmd is its enum value", n);
+		is_int(env.pid, 0, "%s: default pid 0 (all)", n);
+		is_str(env.comm, "", "%s: default comm empty (all)", n);
+		is_uint(env.events, TT_ALL_EVENTS, "%s: default events all", n);
+		ok(env.duration == 0, "%s: default duration 0 (%g)", n,
+		   env.duration);
+		ok(env.interval == 1, "%s: default interval 1 s (%g)", n,
+		   env.interval);
+		is_int(env.count, 0, "%s: default count 0 (until signal)", n);
+		ok(!env.json, "%s: json off by default", n);
+		ok(!env.verbose, "%s: verbose off by default", n);
+		ok(!env.usec, "%s: usec off by default", n);
+		ok(!env.openmetrics, "%s: openmetrics NULL by default", n);
+		is_uint(env.ringbuf_size, 256 * 1024,
+			"%s: default ring buffer 256K", n);
+		is_int(env.attach, TT_ATTACH_AUTO, "%s: default attach auto",
+		       n);
+	}
+
+	/* The parse starts from scratch, whatever env held. */
+	ACCEPT(&env, "trace", "-p", "5", "-c", "x", "--json");
+	if (ACCEPT(&env, "trace")) {
+		ok(env.pid == 0 && !env.comm[0] && !env.json,
+		   "a second parse does not keep the first one's options");
+	}
+	if (ACCEPT(&env, "trace", "-p", "1")) {
+		ok(cli_argv[1] == cli_alloc[1],
+		   "argv[1] is restored after the parse");
+		is_str(cli_argv[1], "trace", "argv[1] still says trace");
+	}
+}
+
+static void test_cli_trace(void)
+{
+	struct tt_env env;
+
+	if (ACCEPT(&env, "trace", "-p", "181", "-c", "redis-server", "-e",
+		   "ctrl,fault", "-d", "10", "--json", "-v",
+		   "--ringbuf-size", "64K", "-A", "btf")) {
+		is_int(env.cmd, TT_CMD_TRACE, "trace: cmd");
+		is_int(env.pid, 181, "trace -p 181: pid");
+		is_str(env.comm, "redis-server", "trace -c: comm");
+		is_uint(env.events, 1U << TT_EV_CTRL | 1U << TT_EV_FAULT,
+			"trace -e ctrl,fault: mask of those two");
+		ok(env.duration == 10, "trace -d 10: duration 10 (%g)",
+		   env.duration);
+		ok(env.json, "trace --json: json");
+		ok(env.verbose, "trace -v: verbose");
+		is_uint(env.ringbuf_size, 65536, "trace --ringbuf-size 64K");
+		is_int(env.attach, TT_ATTACH_BTF, "trace -A btf");
+		ok(env.interval == 1 && env.count == 0 && !env.usec &&
+		   !env.openmetrics,
+		   "trace: report options keep their defaults");
+	}
+	if (ACCEPT(&env, "trace", "--pid=2147483647", "--comm",
+		   "abcdefghijklmno", "--events", "gp", "--duration", "0.25",
+		   "--verbose", "--attach=raw")) {
+		is_int(env.pid, INT_MAX, "trace --pid=INT_MAX");
+		is_str(env.comm, "abcdefghijklmno",
+		       "trace --comm of 15 characters kept whole");
+		is_uint(env.events, 1U << TT_EV_GP, "trace --events gp");
+		ok(env.duration == 0.25, "trace --duration 0.25 (%g)",
+		   env.duration);
+		ok(env.verbose && !env.json, "trace --verbose without --json");
+		is_int(env.attach, TT_ATTACH_RAW, "trace --attach=raw");
+	}
+	if (ACCEPT(&env, "trace", "-d", "1e6", "-A", "fallback")) {
+		ok(env.duration == 1e6, "trace -d 1e6: the maximum accepted");
+		is_int(env.attach, TT_ATTACH_FALLBACK, "trace -A fallback");
+	}
+	if (ACCEPT(&env, "trace", "-A", "auto"))
+		is_int(env.attach, TT_ATTACH_AUTO, "trace -A auto");
+	if (ACCEPT(&env, "trace", "-e", "switch,untag,switch"))
+		is_uint(env.events, 1U << TT_EV_SWITCH | 1U << TT_EV_UNTAG,
+			"trace -e with a duplicate: each event once");
+	if (ACCEPT(&env, "trace", "-e", "ctrl,untag,switch,fault,gp"))
+		is_uint(env.events, TT_ALL_EVENTS, "trace -e every name: all");
+}
+
+static void test_cli_ringbuf(void)
+{
+	static const struct {
+		const char *arg;
+		__u32 bytes;
+	} good[] = {
+		{ "4096", 4096 },
+		{ "4K", 4096 },
+		{ "4k", 4096 },
+		{ "8K", 8192 },
+		{ "65536", 65536 },
+		{ "1M", 1 << 20 },
+		{ "16m", 16 << 20 },
+		{ "1024M", 1U << 30 },
+		{ "1073741824", 1U << 30 },
+	};
+	static const char *const bad[] = {
+		"0", "2048", "4095", "3000", "6K", "12288", "2048M",
+		"2147483648", "1G", "4KB", "", "K", "-4096", "-4K", "abc",
+	};
+	struct tt_env env;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		if (ACCEPT(&env, "trace", "--ringbuf-size", good[i].arg))
+			is_uint(env.ringbuf_size, good[i].bytes,
+				"--ringbuf-size %s is %u bytes", good[i].arg,
+				good[i].bytes);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		REJECT("bad ring buffer size", "trace", "--ringbuf-size",
+		       bad[i]);
+
+	/*
+	 * 18014398509481988K is 2^64 + 4096 bytes, 17592186044420M is
+	 * 2^64 + 4M: the shift wraps past 64 bits to a valid power of two.
+	 */
+	REJECT("ring buffer size that wraps to 4096 when shifted", "trace",
+	       "--ringbuf-size", "18014398509481988K");
+	REJECT("ring buffer size that wraps to 4M when shifted", "trace",
+	       "--ringbuf-size", "17592186044420M");
+	/* strtoull() skips the blank and negates: 2^64 - n. */
+	REJECT("negative ring buffer size after a blank", "trace",
+	       "--ringbuf-size", " -18446744073709547520");
+}
+
+static void test_cli_top_hist(void)
+{
+	struct tt_env env;
+
+	if (ACCEPT(&env, "top", "-p", "7", "-c", "redis", "-i", "5", "-n",
+		   "3", "--json", "--openmetrics", "/tmp/tt.prom", "-A",
+		   "raw", "-v")) {
+		is_int(env.cmd, TT_CMD_TOP, "top: cmd");
+		is_int(env.pid, 7, "top -p 7");
+		is_str(env.comm, "redis", "top -c redis");
+		ok(env.interval == 5, "top -i 5 (%g)", env.interval);
+		is_int(env.count, 3, "top -n 3");
+		ok(env.json, "top --json");
+		ok(env.verbose, "top -v");
+		is_str(env.openmetrics, "/tmp/tt.prom",
+		       "top --openmetrics FILE");
+		is_int(env.attach, TT_ATTACH_RAW, "top -A raw");
+		is_uint(env.events, TT_ALL_EVENTS, "top: events stay all");
+		ok(env.duration == 0 && !env.usec &&
+		   env.ringbuf_size == TT_DEFAULT_RINGBUF,
+		   "top: trace and hist options keep their defaults");
+	}
+	if (ACCEPT(&env, "top", "--interval=0.5", "--count=2147483647"))
+		ok(env.interval == 0.5 && env.count == INT_MAX,
+		   "top --interval=0.5 --count=INT_MAX (%g, %ld)", env.interval,
+		   env.count);
+	if (ACCEPT(&env, "hist", "-i", "10", "-n", "1", "--us", "--json",
+		   "-p", "9", "--comm=x", "--attach", "fallback")) {
+		is_int(env.cmd, TT_CMD_HIST, "hist: cmd");
+		ok(env.interval == 10, "hist -i 10 (%g)", env.interval);
+		is_int(env.count, 1, "hist -n 1");
+		ok(env.usec, "hist --us");
+		ok(env.json, "hist --json");
+		is_int(env.pid, 9, "hist -p 9");
+		is_str(env.comm, "x", "hist --comm=x");
+		is_int(env.attach, TT_ATTACH_FALLBACK,
+		       "hist --attach fallback");
+		ok(!env.openmetrics && !env.verbose,
+		   "hist: other options keep their defaults");
+	}
+}
+
+static void test_cli_errors(void)
+{
+	static const char *const cmds[] = { "trace", "top", "hist" };
+	static const char *const bad_secs[] = {
+		"0", "-1", "nan", "inf", "-inf", "1e7", "1000001", "1s", "",
+		"abc",
+	};
+	static const char *const bad_pids[] = {
+		"0", "-1", "abc", "99999999999", "2147483648", "12abc", "",
+	};
+	static const char *const bad_counts[] = {
+		"0", "-1", "abc", "1.5", "99999999999", "",
+	};
+	struct tt_env env;
+	size_t i, j;
+	int res;
+
+	res = cli_run(&env, (const char *const []){ "tagtrace", NULL });
+	if (!ok(res == TT_CLI_ERROR && cli_err[0] && !cli_out[0],
+		"missing command is an error on stderr"))
+		cli_diag(res);
+	REJECT("unknown command", "trace2");
+	REJECT("unknown command", "stat");
+	REJECT("unknown command", "");
+	REJECT("option before the command", "-p", "1", "trace");
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		for (j = 0; j < ARRAY_SIZE(bad_pids); j++)
+			REJECT("bad PID", cmds[i], "-p", bad_pids[j]);
+		REJECT("COMM of 16 characters", cmds[i], "-c",
+		       "abcdefghijklmnop");
+		REJECT("COMM of 20 characters", cmds[i], "--comm",
+		       "abcdefghijklmnopqrst");
+		REJECT("empty COMM", cmds[i], "-c", "");
+		REJECT("unknown attach mode", cmds[i], "-A", "kprobe");
+		REJECT("unknown attach mode", cmds[i], "--attach", "");
+		REJECT("stray positional argument", cmds[i], "extra");
+		REJECT("stray positional argument", cmds[i], "-p", "5", "5");
+		REJECT("unknown long option", cmds[i], "--bogus");
+		REJECT("unknown short option", cmds[i], "-x");
+		REJECT("option without its argument", cmds[i], "-p");
+		REJECT("flag given an argument", cmds[i], "--json=yes");
+	}
+
+	REJECT("unknown event", "trace", "-e", "ctrl,bogus");
+	REJECT("unknown event (case)", "trace", "-e", "CTRL");
+	REJECT("unknown event (prefix)", "trace", "-e", "ctr");
+	REJECT("empty event list", "trace", "-e", "");
+	REJECT("empty event in list", "trace", "-e", "ctrl,");
+	REJECT("empty event in list", "trace", "-e", ",gp");
+	for (j = 0; j < ARRAY_SIZE(bad_secs); j++)
+		REJECT("bad duration", "trace", "-d", bad_secs[j]);
+	for (i = 1; i < ARRAY_SIZE(cmds); i++) {
+		for (j = 0; j < ARRAY_SIZE(bad_secs); j++)
+			REJECT("bad interval", cmds[i], "-i", bad_secs[j]);
+		for (j = 0; j < ARRAY_SIZE(bad_counts); j++)
+			REJECT("bad count", cmds[i], "-n", bad_counts[j]);
+	}
+	REJECT("empty openmetrics file", "top", "--openmetrics", "");
+
+	/* Each command takes only its own options. */
+	REJECT("top's option to trace", "trace", "-i", "1");
+	REJECT("top's option to trace", "trace", "-n", "1");
+	REJECT("top's option to trace", "trace", "--openmetrics", "f");
+	REJECT("hist's option to trace", "trace", "--us");
+	REJECT("trace's option to top", "top", "-e", "ctrl");
+	REJECT("trace's option to top", "top", "-d", "1");
+	REJECT("trace's option to top", "top", "--ringbuf-size", "4K");
+	REJECT("hist's option to top", "top", "--us");
+	REJECT("top's option to hist", "hist", "--openmetrics", "f");
+	REJECT("trace's option to hist", "hist", "-e", "ctrl");
+	REJECT("trace's option to hist", "hist", "-d", "1");
+	REJECT("trace's option to hist", "hist", "--ringbuf-size", "4K");
+}
+
+static void test_cli_help(void)
+{
+	static const char *const cmds[] = { "trace", "top", "hist" };
+	static const char *const own[] = { "--ringbuf-size", "--openmetrics",
+					   "--us" };
+	struct tt_env env;
+	bool hint_usage;
+	size_t i;
+	int res;
+
+	res = CLI(&env, "--help");
+	if (!ok(res == TT_CLI_DONE && !cli_err[0] &&
+		strstr(cli_out, "Usage: tagtrace COMMAND"),
+		"--help: usage on stdout, done"))
+		cli_diag(res);
+	res = CLI(&env, "-h");
+	if (!ok(res == TT_CLI_DONE && !cli_err[0] &&
+		strstr(cli_out, "Usage: tagtrace COMMAND"),
+		"-h: usage on stdout, done"))
+		cli_diag(res);
+	res = CLI(&env, "--version");
+	is_int(res, TT_CLI_DONE, "--version: done");
+	is_str(cli_out, "tagtrace " TT_VERSION "\n", "--version prints it");
+	res = CLI(&env, "-V");
+	is_int(res, TT_CLI_DONE, "-V: done");
+	is_str(cli_out, "tagtrace " TT_VERSION "\n", "-V prints the version");
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		char usage[64];
+
+		snprintf(usage, sizeof(usage), "Usage: tagtrace %s", cmds[i]);
+		res = CLI(&env, cmds[i], "--help");
+		if (!ok(res == TT_CLI_DONE && strstr(cli_out, usage) &&
+			strstr(cli_out, own[i]) && strstr(cli_out, "--pid") &&
+			!cli_err[0],
+			"%s --help: its own options on stdout, done", cmds[i]))
+			cli_diag(res);
+		res = CLI(&env, cmds[i], "--version");
+		is_int(res, TT_CLI_DONE, "%s --version: done", cmds[i]);
+		is_str(cli_out, "tagtrace " TT_VERSION "\n",
+		       "%s --version prints the version", cmds[i]);
+		res = CLI(&env, cmds[i], "--help", "-p", "0");
+		is_int(res, TT_CLI_ERROR,
+		       "%s --help with a bad option is still an error",
+		       cmds[i]);
+	}
+
+	/*
+	 * argp's error hint must only name options that work. (A --usage
+	 * option would do, but getopt would then take "trace --us" for it.)
+	 */
+	CLI(&env, "trace", "-p", "0");
+	hint_usage = strstr(cli_err, "--usage");
+	res = CLI(&env, "trace", "--usage");
+	if (!ok(!hint_usage || res == TT_CLI_DONE,
+		"the error hint names no option that is rejected"))
+		cli_diag(res);
+}
+
+/* ---- names.c ------------------------------------------------------------ */
+
+static void test_names(void)
+{
+	static const char *const events[] = {
+		"ctrl", "untag", "switch", "fault", "gp",
+	};
+	static const char *const modes[] = {
+		"none", "lam_u57", "uai", "lam_u48",
+	};
+	static const char *const ifs[] = { "prctl", "arch_prctl", "exec" };
+	static const char *const ops[] = { "enable", "disable", "query",
+					   "reset" };
+	static const char *const sources[] = {
+		"unavailable", "tp_btf/tagged_addr", "raw_tp/tagged_addr",
+		"fexit/do_arch_prctl_64", "kretprobe/do_arch_prctl_64",
+		"fentry/switch_mm_irqs_off", "kprobe/switch_mm_irqs_off",
+		"tp_btf/page_fault_user", "raw_tp/page_fault_user",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		is_str(tt_event_name(i), events[i], "event name %u", i);
+	is_str(tt_event_name(TT_EV_MAX), "unknown", "event TT_EV_MAX unknown");
+	is_str(tt_event_name(UINT_MAX), "unknown", "event UINT_MAX unknown");
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		is_str(tt_mode_name(i), modes[i], "mode name %u", i);
+	is_str(tt_mode_name(TT_MODE_MAX), "unknown",
+	       "mode TT_MODE_MAX unknown");
+	is_str(tt_mode_name(-1), "unknown", "mode -1 unknown");
+	is_str(tt_mode_name(INT_MIN), "unknown", "mode INT_MIN unknown");
+	is_str(tt_mode_name(INT_MAX), "unknown", "mode INT_MAX unknown");
+	for (i = 0; i < ARRAY_SIZE(ifs); i++)
+		is_str(tt_if_name(i), ifs[i], "interface name %u", i);
+	is_str(tt_if_name(TT_IF_MAX), "unknown", "interface TT_IF_MAX unknown");
+	is_str(tt_if_name(-1), "unknown", "interface -1 unknown");
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		is_str(tt_op_name(i), ops[i], "op name %u", i);
+	is_str(tt_op_name(TT_OP_MAX), "unknown", "op TT_OP_MAX unknown");
+	is_str(tt_op_name(-1), "unknown", "op -1 unknown");
+	is_int(ARRAY_SIZE(sources), TT_SRC_MAX, "a name for every source");
+	for (i = 0; i < ARRAY_SIZE(sources); i++)
+		is_str(tt_source_name(i), sources[i], "source name %u", i);
+	is_str(tt_source_name(TT_SRC_MAX), "unknown",
+	       "source TT_SRC_MAX unknown");
+	is_str(tt_source_name(UINT_MAX), "unknown", "source UINT_MAX unknown");
+}
+
+static void test_parse_events(void)
+{
+	static const struct {
+		const char *list;
+		__u32 mask;
+	} good[] = {
+		{ "ctrl", 1U << TT_EV_CTRL },
+		{ "untag", 1U << TT_EV_UNTAG },
+		{ "switch", 1U << TT_EV_SWITCH },
+		{ "fault", 1U << TT_EV_FAULT },
+		{ "gp", 1U << TT_EV_GP },
+		{ "untag,gp", 1U << TT_EV_UNTAG | 1U << TT_EV_GP },
+		{ "gp,ctrl,fault", 1U << TT_EV_GP | 1U << TT_EV_CTRL |
+				   1U << TT_EV_FAULT },
+		{ "ctrl,ctrl", 1U << TT_EV_CTRL },
+		{ "fault,gp,fault,gp", 1U << TT_EV_FAULT | 1U << TT_EV_GP },
+		{ "ctrl,untag,switch,fault,gp", TT_ALL_EVENTS },
+	};
+	static const struct {
+		const char *list;
+		const char *bad;
+	} bad[] = {
+		{ "bogus", "bogus" },
+		{ "ctrl,bogus", "bogus" },
+		{ "ctrl,bogus,gp", "bogus" },
+		{ "ctrl,nope,zap", "nope" },
+		{ "", "" },
+		{ "ctrl,", "" },
+		{ ",ctrl", "" },
+		{ "ctrl,,gp", "" },
+		{ "CTRL", "CTRL" },
+		{ "ctr", "ctr" },
+		{ "ctrlx", "ctrlx" },
+		{ "gp ", "gp " },
+		{ "all", "all" },
+	};
+	char word[32];
+	__u32 mask;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		mask = 0xdeadbeef;
+		ret = tt_parse_events(good[i].list, &mask, word, sizeof(word));
+		is_int(ret, 0, "events '%s' parse", good[i].list);
+		is_uint(mask, good[i].mask, "events '%s' mask", good[i].list);
+	}
+	for (i = 0; i < TT_EV_MAX; i++) {
+		tt_parse_events(tt_event_name(i), &mask, word, sizeof(word));
+		is_uint(mask, 1U << i, "event name %zu parses to its bit", i);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		strcpy(word, "unset");
+		ret = tt_parse_events(bad[i].list, &mask, word, sizeof(word));
+		is_int(ret, -1, "events '%s' rejected", bad[i].list);
+		is_str(word, bad[i].bad, "events '%s' names the bad word",
+		       bad[i].list);
+	}
+	/* The bad word is cut to the buffer, NUL-terminated. */
+	memset(word, 'Z', sizeof(word));
+	ret = tt_parse_events("ctrl,abcdefghij", &mask, word, 5);
+	is_int(ret, -1, "long bad word rejected");
+	is_str(word, "abcd", "long bad word cut to badlen - 1 characters");
+	is_int(word[5], 'Z', "nothing written past badlen");
+}
+
+/* ---- json.c ------------------------------------------------------------- */
+
+static void check_json_str(const char *s, size_t maxlen, const char *want,
+			   const char *what)
+{
+	struct mem m;
+
+	json_str(mem_open(&m), s, maxlen);
+	is_str(mem_text(&m), want, "json_str: %s", what);
+	mem_free(&m);
+}
+
+static void test_json(void)
+{
+	static const char ctl[] = "\x01\x08\x0c\r\x1b\x1f";
+	static const char no_nul[] = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h',
+				       'X', 'Y', 'Z', 0 };
+	struct json j;
+	struct mem m;
+
+	check_json_str("plain text /:.", 100, "\"plain text /:.\"",
+		       "printable ASCII unchanged");
+	check_json_str("", 16, "\"\"", "empty string");
+	check_json_str("say \"hi\"", 100, "\"say \\\"hi\\\"\"",
+		       "quotes escaped");
+	check_json_str("a\\b", 100, "\"a\\\\b\"", "backslash escaped");
+	check_json_str("x\ny", 100, "\"x\\ny\"", "newline as \\n");
+	check_json_str("x\ty", 100, "\"x\\ty\"", "tab as \\t");
+	check_json_str(ctl, 100,
+		       "\"\\u0001\\u0008\\u000c\\u000d\\u001b\\u001f\"",
+		       "other control characters as \\u00XX");
+	check_json_str("\x7f", 100, "\"\\u007f\"", "DEL as \\u007f");
+	check_json_str(" ~", 100, "\" ~\"", "0x20 and 0x7e unchanged");
+	check_json_str("caf\xc3\xa9", 100, "\"caf\xc3\xa9\"",
+		       "UTF-8 bytes unchanged");
+	check_json_str(no_nul, 8, "\"abcdefgh\"",
+		       "maxlen bytes of an unterminated string");
+	check_json_str(no_nul, 0, "\"\"", "maxlen 0: empty");
+	check_json_str("ab\0cd", 5, "\"ab\"", "stops at a NUL before maxlen");
+	check_json_str("a\"\\\n", 3, "\"a\\\"\\\\\"",
+		       "maxlen counts input bytes, not escaped output");
+
+	json_begin(&j, mem_open(&m));
+	json_end(&j);
+	is_str(mem_text(&m), "{}", "empty object");
+	mem_free(&m);
+
+	json_begin(&j, mem_open(&m));
+	json_kuint(&j, "a", 0);
+	json_kuint(&j, "b", UINT64_MAX);
+	json_khex(&j, "c", 0);
+	json_khex(&j, "d", UINT64_MAX);
+	json_khex(&j, "e", 0xabcdef);
+	json_kint(&j, "f", -5);
+	json_kint(&j, "g", LLONG_MIN);
+	json_kbool(&j, "h", true);
+	json_kbool(&j, "i", false);
+	json_kstr(&j, "j", "s\"");
+	json_kdouble(&j, "k", 1.0 / 3);
+	json_kdouble(&j, "l", 2.5);
+	json_end(&j);
+	is_str(mem_text(&m),
+	       "{\"a\":0,\"b\":18446744073709551615,\"c\":\"0x0\","
+	       "\"d\":\"0xffffffffffffffff\",\"e\":\"0xabcdef\",\"f\":-5,"
+	       "\"g\":-9223372036854775808,\"h\":true,\"i\":false,"
+	       "\"j\":\"s\\\"\",\"k\":0.333,\"l\":2.500}",
+	       "kuint/khex/kint/kbool/kstr/kdouble: exact object");
+	mem_free(&m);
+
+	json_begin(&j, mem_open(&m));
+	json_key(&j, "we\"ird");
+	fputs("1", m.f);
+	json_khex(&j, "x", 0x10);
+	json_end(&j);
+	is_str(mem_text(&m), "{\"we\\\"ird\":1,\"x\":\"0x10\"}",
+	       "json_key escapes the key, comma only between members");
+	mem_free(&m);
+}
+
+/* ---- ksyms.c ------------------------------------------------------------ */
+
+/* Unsorted, with data, absolute, hidden (zero) and malformed lines. */
+static const char kallsyms[] =
+	"ffffffff81000300 T third\t[some_mod]\n"
+	"ffffffff81000100 t first\n"
+	"0000000000000000 T hidden\n"
+	"ffffffff81000150 D data_between\n"
+	"ffffffff81000180 b bss_between\n"
+	"ffffffff81000200 T second\n"
+	"not a symbol line\n"
+	"\n"
+	"ffffffff81000050 A abs_before\n"
+	"ffffffff81000060 r rodata_before\n";
+
+static struct ksyms *load_string(const char *text)
+{
+	struct ksyms *ks;
+	FILE *f;
+
+	f = fmemopen((void *)text, strlen(text), "r");
+	if (!f)
+		die("fmemopen");
+	ks = ksyms_load(f);
+	fclose(f);
+	return ks;
+}
+
+static void check_ksym(const struct ksyms *ks, unsigned long long addr,
+		       const char *want, const char *what)
+{
+	char buf[128];
+	const char *s = ksyms_format(ks, addr, buf, sizeof(buf));
+
+	ok(s == buf, "ksyms_format returns buf (%s)", what);
+	is_str(buf, want, "ksyms_format 0x%llx: %s", addr, what);
+}
+
+static void test_ksyms(void)
+{
+	char small[6];
+	struct ksyms *ks;
+	FILE *f;
+	int i;
+
+	ks = load_string(kallsyms);
+	ok(ks, "ksyms_load of unsorted kallsyms lines");
+	if (ks) {
+		check_ksym(ks, 0xffffffff81000100ULL, "first+0x0",
+			   "exactly a symbol");
+		check_ksym(ks, 0xffffffff81000101ULL, "first+0x1",
+			   "just past a symbol");
+		check_ksym(ks, 0xffffffff81000160ULL, "first+0x60",
+			   "data symbols ignored");
+		check_ksym(ks, 0xffffffff81000180ULL, "first+0x80",
+			   "bss symbols ignored");
+		check_ksym(ks, 0xffffffff810001ffULL, "first+0xff",
+			   "just below the next symbol");
+		check_ksym(ks, 0xffffffff81000200ULL, "second+0x0",
+			   "the next symbol");
+		check_ksym(ks, 0xffffffff81000310ULL, "third+0x10",
+			   "a module symbol (its [mod] dropped)");
+		check_ksym(ks, 0xffffffff810000ffULL, "0xffffffff810000ff",
+			   "before the first symbol: bare address");
+		check_ksym(ks, 0xffffffff81000050ULL, "0xffffffff81000050",
+			   "absolute and rodata symbols ignored");
+		check_ksym(ks, 0, "0x0", "zero-address symbols ignored");
+		memset(small, 'Z', sizeof(small));
+		ksyms_format(ks, 0xffffffff81000100ULL, small, sizeof(small));
+		is_str(small, "first",
+		       "ksyms_format cuts to len, NUL included");
+	}
+	check_ksym(NULL, 0xffffffff81000100ULL, "0xffffffff81000100",
+		   "NULL ksyms: bare address");
+	ksyms_free(ks);
+	ksyms_free(NULL);	/* harmless, or ASAN ends the run here */
+
+	/* Many symbols, in descending order: growth and sorting. */
+	f = tmpfile();
+	if (!f)
+		die("tmpfile");
+	for (i = 9999; i >= 0; i--)
+		fprintf(f, "%llx T sym%d\n",
+			0xffffffff82000000ULL + i * 0x10ULL, i);
+	rewind(f);
+	ks = ksyms_load(f);
+	fclose(f);
+	ok(ks, "ksyms_load of 10000 descending symbols");
+	if (ks) {
+		check_ksym(ks, 0xffffffff82000000ULL + 5000 * 0x10 + 3,
+			   "sym5000+0x3", "middle of 10000 symbols");
+		check_ksym(ks, 0xffffffff82000000ULL + 9999 * 0x10 + 0xf,
+			   "sym9999+0xf", "last of 10000 symbols");
+		check_ksym(ks, 0xffffffff82000000ULL, "sym0+0x0",
+			   "first of 10000 symbols");
+	}
+	ksyms_free(ks);
+
+	f = tmpfile();
+	if (!f)
+		die("tmpfile");
+	errno = 0;
+	ks = ksyms_load(f);
+	fclose(f);
+	ok(!ks && errno, "ksyms_load of an empty stream: NULL, errno %d",
+	   errno);
+	ksyms_free(ks);
+
+	errno = 0;
+	ks = load_string("0000000000000000 T a\n"
+			 "0000000000000000 t b\n"
+			 "0000000000000000 T c\n");
+	ok(!ks && errno,
+	   "ksyms_load with every address zero (kptr_restrict): NULL, errno %d",
+	   errno);
+	ksyms_free(ks);
+
+	errno = 0;
+	ks = load_string("ffffffff81000000 D data\nffffffff81000010 r ro\n");
+	ok(!ks && errno, "ksyms_load with no code symbols: NULL, errno %d",
+	   errno);
+	ksyms_free(ks);
+}
+
+/* ---- record.c ----------------------------------------------------------- */
+
+static struct tt_record rec(enum tt_event_kind kind, const char *comm)
+{
+	struct tt_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.ts_ns = 2500000000ULL;
+	r.cpu = 2;
+	r.pid = 100;
+	r.tid = 101;
+	r.kind = kind;
+	memcpy(r.comm, comm, strnlen(comm, TT_COMM_LEN));
+	return r;
+}
+
+static struct tt_record rec_ctrl(void)
+{
+	struct tt_record r = rec(TT_EV_CTRL, "app");
+
+	r.ctrl.interface = TT_IF_ARCH_PRCTL;
+	r.ctrl.op = TT_OP_ENABLE;
+	r.ctrl.req_bits = 6;
+	r.ctrl.granted_bits = 6;
+	r.ctrl.offset = 57;
+	r.ctrl.mode = TT_MODE_LAM_U57;
+	r.ctrl.untag_mask = 0x81ffffffffffffffULL;
+	r.ctrl.ret = 0;
+	return r;
+}
+
+static struct tt_record rec_query(void)
+{
+	struct tt_record r = rec(TT_EV_CTRL, "app");
+
+	r.ctrl.interface = TT_IF_PRCTL;
+	r.ctrl.op = TT_OP_QUERY;
+	r.ctrl.req_bits = -1;
+	r.ctrl.granted_bits = 0;
+	r.ctrl.offset = 0;
+	r.ctrl.mode = TT_MODE_NONE;
+	r.ctrl.untag_mask = UINT64_MAX;
+	r.ctrl.ret = -22;
+	return r;
+}
+
+static struct tt_record rec_untag(void)
+{
+	struct tt_record r = rec(TT_EV_UNTAG, "app");
+
+	r.untag.tagged = 0x3e00000000401000ULL;
+	r.untag.untagged = 0x401000;
+	r.untag.caller = 0xffffffff81000180ULL;
+	r.untag.mode = TT_MODE_LAM_U57;
+	return r;
+}
+
+static struct tt_record rec_switch(void)
+{
+	struct tt_record r = rec(TT_EV_SWITCH, "app");
+
+	r.sw.prev_mm = 3;
+	r.sw.next_mm = 7;
+	r.sw.prev_pid = 100;
+	r.sw.next_pid = 200;
+	r.sw.prev_mode = TT_MODE_NONE;
+	r.sw.next_mode = TT_MODE_UAI;
+	r.sw.cr3_lam = 0;
+	r.sw.efer_written = 1;
+	return r;
+}
+
+static struct tt_record rec_fault(void)
+{
+	struct tt_record r = rec(TT_EV_FAULT, "app");
+
+	r.fault.address = 0x3e00000000401000ULL;
+	r.fault.untagged = 0x401000;
+	r.fault.error_code = 0x6;
+	r.fault.ip = 0x401234;
+	r.fault.mode = TT_MODE_UAI;
+	return r;
+}
+
+static struct tt_record rec_gp(void)
+{
+	struct tt_record r = rec(TT_EV_GP, "app");
+
+	r.gp.ip = 0x401234;
+	r.gp.address = 0x8000000000401000ULL;
+	r.gp.mode = TT_MODE_NONE;
+	return r;
+}
+
+static void check_json(const struct tt_record *r, const struct tt_fmt *fmt,
+		       const char *want, const char *what)
+{
+	struct mem m;
+
+	tt_record_json(mem_open(&m), r, fmt);
+	is_str(mem_text(&m), want, "tt_record_json: %s", what);
+	mem_free(&m);
+}
+
+static void check_text(const struct tt_record *r, const struct tt_fmt *fmt,
+		       const char *want, const char *what)
+{
+	struct mem m;
+
+	tt_record_text(mem_open(&m), r, fmt);
+	is_str(mem_text(&m), want, "tt_record_text: %s", what);
+	mem_free(&m);
+}
+
+static void test_record_decode(void)
+{
+	struct tt_record r = rec_ctrl();
+	unsigned char big[sizeof(r) + 8];
+
+	ok(!tt_record_decode(NULL, sizeof(r)), "decode rejects NULL");
+	ok(!tt_record_decode(&r, 0), "decode rejects size 0");
+	ok(!tt_record_decode(&r, offsetof(struct tt_record, ctrl)),
+	   "decode rejects a header without its event");
+	ok(!tt_record_decode(&r, sizeof(r) - 1), "decode rejects size - 1");
+	ok(tt_record_decode(&r, sizeof(r)) == &r,
+	   "decode accepts a whole valid record, in place");
+	memset(big, 0, sizeof(big));
+	memcpy(big, &r, sizeof(r));
+	ok(tt_record_decode(big, sizeof(big)) == (void *)big,
+	   "decode accepts a record with padding after it");
+	r.kind = TT_EV_GP;
+	ok(tt_record_decode(&r, sizeof(r)) == &r, "decode accepts kind gp");
+	r.kind = TT_EV_MAX;
+	ok(!tt_record_decode(&r, sizeof(r)), "decode rejects kind TT_EV_MAX");
+	r.kind = UINT32_MAX;
+	ok(!tt_record_decode(&r, sizeof(r)), "decode rejects kind UINT32_MAX");
+}
+
+static void test_record_json(struct ksyms *ks)
+{
+	struct tt_fmt plain = { .ksyms = NULL, .start_ns = 0 };
+	struct tt_fmt sym = { .ksyms = ks, .start_ns = 0 };
+	struct tt_record r;
+
+	r = rec_ctrl();
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"ctrl\","
+		   "\"interface\":\"arch_prctl\",\"op\":\"enable\","
+		   "\"req_bits\":6,\"granted_bits\":6,\"offset\":57,"
+		   "\"mode\":\"lam_u57\",\"untag_mask\":\"0x81ffffffffffffff\","
+		   "\"ret\":0}\n",
+		   "ctrl enable");
+	r = rec_query();
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"ctrl\","
+		   "\"interface\":\"prctl\",\"op\":\"query\","
+		   "\"req_bits\":-1,\"granted_bits\":0,\"offset\":0,"
+		   "\"mode\":\"none\",\"untag_mask\":\"0xffffffffffffffff\","
+		   "\"ret\":-22}\n",
+		   "ctrl query, negative req_bits and ret");
+	r.ctrl.interface = TT_IF_MAX;
+	r.ctrl.op = -1;
+	r.ctrl.mode = 9;
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"ctrl\","
+		   "\"interface\":\"unknown\",\"op\":\"unknown\","
+		   "\"req_bits\":-1,\"granted_bits\":0,\"offset\":0,"
+		   "\"mode\":\"unknown\",\"untag_mask\":\"0xffffffffffffffff\","
+		   "\"ret\":-22}\n",
+		   "ctrl with out-of-range interface, op and mode");
+
+	r = rec_untag();
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"untag\","
+		   "\"tagged\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
+		   "\"caller\":\"0xffffffff81000180\",\"mode\":\"lam_u57\"}\n",
+		   "untag without ksyms: no caller_sym");
+	if (ks)
+		check_json(&r, &sym,
+			   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,"
+			   "\"tid\":101,\"comm\":\"app\",\"event\":\"untag\","
+			   "\"tagged\":\"0x3e00000000401000\","
+			   "\"untagged\":\"0x401000\","
+			   "\"caller\":\"0xffffffff81000180\","
+			   "\"caller_sym\":\"first+0x80\",\"mode\":\"lam_u57\"}\n",
+			   "untag with ksyms: caller_sym");
+
+	r = rec_switch();
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"switch\","
+		   "\"prev_mm\":3,\"next_mm\":7,\"prev_pid\":100,"
+		   "\"next_pid\":200,\"prev_mode\":\"none\","
+		   "\"next_mode\":\"uai\",\"cr3_lam\":\"0x0\","
+		   "\"efer_written\":true}\n",
+		   "switch to uai, EFER written");
+	r.sw.next_mode = TT_MODE_LAM_U57;
+	r.sw.cr3_lam = 1ULL << 61;
+	r.sw.efer_written = 0;
+	r.sw.prev_mm = UINT64_MAX;
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"switch\","
+		   "\"prev_mm\":18446744073709551615,\"next_mm\":7,"
+		   "\"prev_pid\":100,\"next_pid\":200,\"prev_mode\":\"none\","
+		   "\"next_mode\":\"lam_u57\",\"cr3_lam\":\"0x2000000000000000\","
+		   "\"efer_written\":false}\n",
+		   "switch to lam_u57, CR3 LAM bits, EFER not written");
+
+	r = rec_fault();
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"fault\","
+		   "\"address\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
+		   "\"error_code\":\"0x6\",\"ip\":\"0x401234\","
+		   "\"mode\":\"uai\"}\n",
+		   "fault");
+
+	r = rec_gp();
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"gp\","
+		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
+		   "\"mode\":\"none\"}\n",
+		   "gp");
+
+	r = rec_gp();
+	memset(r.comm, 0, sizeof(r.comm));
+	strcpy(r.comm, "my \"app\"\\");
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"my \\\"app\\\"\\\\\",\"event\":\"gp\","
+		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
+		   "\"mode\":\"none\"}\n",
+		   "comm with quotes and a backslash escaped");
+
+	/* The bytes after comm are the union's: interface = 1 here. */
+	r = rec_ctrl();
+	memcpy(r.comm, "abcdefghijklmnop", TT_COMM_LEN);
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"abcdefghijklmnop\",\"event\":\"ctrl\","
+		   "\"interface\":\"arch_prctl\",\"op\":\"enable\","
+		   "\"req_bits\":6,\"granted_bits\":6,\"offset\":57,"
+		   "\"mode\":\"lam_u57\",\"untag_mask\":\"0x81ffffffffffffff\","
+		   "\"ret\":0}\n",
+		   "comm of 16 bytes without NUL: 16 characters, no more");
+
+	r = rec_gp();
+	r.ts_ns = UINT64_MAX;
+	r.cpu = UINT32_MAX;
+	r.pid = UINT32_MAX;
+	r.tid = 0;
+	check_json(&r, &plain,
+		   "{\"ts_ns\":18446744073709551615,\"cpu\":4294967295,"
+		   "\"pid\":4294967295,\"tid\":0,"
+		   "\"comm\":\"app\",\"event\":\"gp\","
+		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
+		   "\"mode\":\"none\"}\n",
+		   "header fields at their maximum, unsigned");
+}
+
+static void test_record_text(struct ksyms *ks)
+{
+	struct tt_fmt plain = { .ksyms = NULL, .start_ns = 1000000000ULL };
+	struct tt_fmt sym = { .ksyms = ks, .start_ns = 1000000000ULL };
+	struct tt_fmt late = { .ksyms = NULL, .start_ns = 3000000000ULL };
+	struct tt_record r;
+	struct mem m;
+	char *row;
+
+	tt_record_header(mem_open(&m));
+	is_str(mem_text(&m),
+	       "TIME(s)     CPU PID     TID     COMM            EVENT  DETAILS\n",
+	       "tt_record_header");
+	mem_free(&m);
+
+	r = rec_ctrl();
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             ctrl   "
+		   "arch_prctl enable req=6 bits=6@57 mode=lam_u57 ret=0\n",
+		   "ctrl enable, time relative to start");
+	r = rec_query();
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             ctrl   "
+		   "prctl query bits=0@0 mode=none ret=-22\n",
+		   "ctrl query: no req= when nothing was asked");
+
+	r = rec_untag();
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             untag  "
+		   "0x3e00000000401000 -> 0x401000 0xffffffff81000180 lam_u57\n",
+		   "untag without ksyms: bare caller address");
+	if (ks)
+		check_text(&r, &sym,
+			   "1.500000    2   100     101     app             untag  "
+			   "0x3e00000000401000 -> 0x401000 first+0x80 lam_u57\n",
+			   "untag with ksyms: symbolized caller");
+	check_text(&r, &late,
+		   "0.000000    2   100     101     app             untag  "
+		   "0x3e00000000401000 -> 0x401000 0xffffffff81000180 lam_u57\n",
+		   "record older than start: time 0");
+
+	r = rec_switch();
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             switch "
+		   "none -> uai pid 100 -> 200 efer\n",
+		   "switch with EFER written");
+	r.sw.next_mode = TT_MODE_LAM_U57;
+	r.sw.cr3_lam = 1ULL << 61;
+	r.sw.efer_written = 0;
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             switch "
+		   "none -> lam_u57 pid 100 -> 200 cr3_lam\n",
+		   "switch with CR3 LAM bits");
+
+	r = rec_fault();
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             fault  "
+		   "0x3e00000000401000 -> 0x401000 err=0x6 ip=0x401234 uai\n",
+		   "fault");
+	r = rec_gp();
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             gp     "
+		   "0x8000000000401000 ip=0x401234 none\n",
+		   "gp");
+	memcpy(r.comm, "abcdefghijklmnop", TT_COMM_LEN);
+	r.gp.ip = 0x7fffffffffffULL;	/* the union's first byte non-NUL */
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     abcdefghijklmnop gp     "
+		   "0x8000000000401000 ip=0x7fffffffffff none\n",
+		   "comm of 16 bytes without NUL: 16 characters, no more");
+
+	/* The columns line up with the header's. */
+	tt_record_header(mem_open(&m));
+	row = xstrdup(mem_text(&m));
+	mem_free(&m);
+	r = rec_ctrl();
+	tt_record_text(mem_open(&m), &r, &plain);
+	mem_text(&m);
+	ok(strstr(m.buf, "ctrl") && strstr(m.buf, "app") &&
+	   strstr(row, "EVENT") - row == strstr(m.buf, "ctrl") - m.buf &&
+	   strstr(row, "COMM") - row == strstr(m.buf, "app") - m.buf,
+	   "text rows line up with the header");
+	mem_free(&m);
+	free(row);
+}
+
+static void test_record(void)
+{
+	struct ksyms *ks = load_string(kallsyms);
+
+	if (!ks)
+		tap_diag("no ksyms: the symbolized record tests are skipped");
+	test_record_decode();
+	test_record_json(ks);
+	test_record_text(ks);
+	ksyms_free(ks);
+}
+
+/* ---- table.c ------------------------------------------------------------ */
+
+static struct tt_proc proc(const char *comm, int mode, int bits, __u64 ctrl,
+			   __u64 untag, __u64 sw, __u64 fault, __u64 gp)
+{
+	struct tt_proc p;
+
+	memset(&p, 0, sizeof(p));
+	memcpy(p.comm, comm, strnlen(comm, TT_COMM_LEN));
+	p.mode = mode;
+	p.tag_bits = bits;
+	p.count[TT_EV_CTRL] = ctrl;
+	p.count[TT_EV_UNTAG] = untag;
+	p.count[TT_EV_SWITCH] = sw;
+	p.count[TT_EV_FAULT] = fault;
+	p.count[TT_EV_GP] = gp;
+	return p;
+}
+
+static void add(struct tt_snapshot *s, __u32 pid, struct tt_proc p)
+{
+	if (tt_snapshot_add(s, pid, &p))
+		die("tt_snapshot_add");
+}
+
+static struct tt_row *find_row(struct tt_snapshot *s, __u32 pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->rows[i].pid == pid)
+			return &s->rows[i];
+	return NULL;
+}
+
+static void test_snapshot_add(void)
+{
+	struct tt_snapshot s = { 0 };
+	const struct tt_row *r;
+	struct tt_proc p;
+	__u32 pid;
+
+	p = proc("abcdefghijklmnopq", TT_MODE_UAI, 7, 1, 2, 3, 4, 5);
+	add(&s, 42, p);
+	is_uint(s.nr, 1, "snapshot_add: one row");
+	r = &s.rows[0];
+	is_uint(r->pid, 42, "snapshot_add: pid");
+	is_str(r->comm, "abcdefghijklmno",
+	       "snapshot_add: unterminated comm cut to 15, NUL-terminated");
+	is_int(r->mode, TT_MODE_UAI, "snapshot_add: mode");
+	is_int(r->tag_bits, 7, "snapshot_add: tag_bits");
+	ok(r->count[0] == 1 && r->count[1] == 2 && r->count[2] == 3 &&
+	   r->count[3] == 4 && r->count[4] == 5, "snapshot_add: counts");
+	ok(!memcmp(r->delta, r->count, sizeof(r->delta)),
+	   "snapshot_add: a new row's deltas are its counts");
+	ok(r->idle == 0 && !r->gone, "snapshot_add: not idle, not gone");
+	is_uint(tt_row_total(r->count), 15, "tt_row_total sums the kinds");
+
+	for (pid = 1; pid <= 1000; pid++)
+		add(&s, pid + 1000, proc("many", 0, 0, pid, 0, 0, 0, 0));
+	is_uint(s.nr, 1001, "snapshot_add grows past its first capacity");
+	r = find_row(&s, 1500);
+	ok(r && r->count[TT_EV_CTRL] == 500,
+	   "snapshot_add: rows intact after growth");
+	tt_snapshot_clear(&s);
+	is_uint(s.nr, 0, "snapshot_clear empties it");
+	add(&s, 3, proc("again", 0, 0, 1, 0, 0, 0, 0));
+	ok(s.nr == 1 && s.rows[0].pid == 3, "snapshot reusable after clear");
+	tt_snapshot_free(&s);
+	ok(!s.rows && !s.nr && !s.cap, "snapshot_free resets it");
+}
+
+static void test_snapshot_diff(void)
+{
+	struct tt_snapshot a = { 0 }, b = { 0 }, c = { 0 };
+	const struct tt_row *r;
+
+	/* prev, in descending pid order */
+	add(&a, 30, proc("thirty", 1, 6, 1, 10, 0, 0, 0));
+	add(&a, 10, proc("ten", 0, 0, 0, 5, 0, 0, 0));
+	/* cur: 10 idle, 20 new, 30 active */
+	add(&b, 30, proc("thirty", 1, 6, 1, 14, 0, 0, 0));
+	add(&b, 20, proc("twenty", 0, 0, 1, 0, 0, 0, 0));
+	add(&b, 10, proc("ten", 0, 0, 0, 5, 0, 0, 0));
+	tt_snapshot_diff(&b, &a);
+	ok(b.nr == 3 && b.rows[0].pid == 10 && b.rows[1].pid == 20 &&
+	   b.rows[2].pid == 30, "diff sorts cur by pid");
+	ok(a.nr == 2 && a.rows[0].pid == 10 && a.rows[1].pid == 30,
+	   "diff sorts prev by pid");
+	r = find_row(&b, 10);
+	is_uint(tt_row_total(r->delta), 0, "diff: unchanged row has no delta");
+	is_uint(r->idle, 1, "diff: unchanged row idle 1");
+	r = find_row(&b, 20);
+	ok(r->delta[TT_EV_CTRL] == 1 && tt_row_total(r->delta) == 1,
+	   "diff: row absent from prev keeps its counts as deltas");
+	is_uint(r->idle, 0, "diff: new row not idle");
+	r = find_row(&b, 30);
+	is_uint(r->delta[TT_EV_UNTAG], 4, "diff: untag delta 14 - 10");
+	is_uint(r->delta[TT_EV_CTRL], 0, "diff: unchanged kind delta 0");
+	is_uint(r->idle, 0, "diff: active row not idle");
+	ok(r->count[TT_EV_UNTAG] == 14, "diff keeps the totals");
+
+	/* next interval: 10 and 30 idle, 20 active */
+	add(&c, 20, proc("twenty", 0, 0, 2, 0, 0, 0, 0));
+	add(&c, 30, proc("thirty", 1, 6, 1, 14, 0, 0, 0));
+	add(&c, 10, proc("ten", 0, 0, 0, 5, 0, 0, 0));
+	tt_snapshot_diff(&c, &b);
+	is_uint(find_row(&c, 10)->idle, 2, "diff: idle count increments");
+	is_uint(find_row(&c, 30)->idle, 1, "diff: idle count starts at 1");
+	is_uint(find_row(&c, 20)->idle, 0, "diff: active row stays at 0");
+	is_uint(find_row(&c, 20)->delta[TT_EV_CTRL], 1,
+		"diff: delta against the previous snapshot, not the first");
+
+	/* and then 10 wakes up */
+	tt_snapshot_clear(&b);
+	add(&b, 10, proc("ten", 0, 0, 0, 5, 0, 0, 1));
+	tt_snapshot_diff(&b, &c);
+	is_uint(find_row(&b, 10)->idle, 0, "diff: activity resets idle");
+	is_uint(find_row(&b, 10)->delta[TT_EV_GP], 1, "diff: gp delta 1");
+
+	/* against an empty prev: everything new */
+	tt_snapshot_clear(&a);
+	tt_snapshot_clear(&b);
+	add(&b, 10, proc("ten", 0, 0, 0, 5, 0, 0, 0));
+	tt_snapshot_diff(&b, &a);
+	ok(find_row(&b, 10)->idle == 0 &&
+	   find_row(&b, 10)->delta[TT_EV_UNTAG] == 5,
+	   "diff against an empty snapshot: deltas are counts");
+
+	/*
+	 * top prunes an exited pid from the map; a new process given the
+	 * same pid starts from zero, below prev's counts.
+	 */
+	tt_snapshot_clear(&a);
+	tt_snapshot_clear(&b);
+	add(&a, 7, proc("old", 0, 0, 10, 0, 0, 0, 0));
+	add(&b, 7, proc("new", 0, 0, 2, 0, 0, 0, 0));
+	tt_snapshot_diff(&b, &a);
+	is_uint(b.rows[0].delta[TT_EV_CTRL], 2,
+		"diff: a reused pid (counts went down) counts as new");
+
+	tt_snapshot_free(&a);
+	tt_snapshot_free(&b);
+	tt_snapshot_free(&c);
+}
+
+static void test_snapshot_sort(void)
+{
+	struct tt_snapshot s = { 0 };
+	char got[64] = "";
+	size_t i;
+
+	/* pid: total, delta set below */
+	add(&s, 5, proc("e", 0, 0, 100, 0, 0, 0, 0));	/* d0 t100 */
+	add(&s, 3, proc("c", 0, 0, 0, 10, 0, 0, 0));	/* d2 t10 */
+	add(&s, 1, proc("a", 0, 0, 0, 0, 0, 0, 1));	/* d0 t1 */
+	add(&s, 4, proc("d", 0, 0, 0, 0, 50, 0, 0));	/* d2 t50 */
+	add(&s, 6, proc("f", 0, 0, 0, 0, 0, 60, 40));	/* d0 t100 */
+	add(&s, 2, proc("b", 0, 0, 0, 0, 0, 0, 100));	/* d0 t100 */
+	for (i = 0; i < s.nr; i++)
+		memset(s.rows[i].delta, 0, sizeof(s.rows[i].delta));
+	find_row(&s, 3)->delta[TT_EV_UNTAG] = 2;
+	find_row(&s, 4)->delta[TT_EV_CTRL] = 1;
+	find_row(&s, 4)->delta[TT_EV_GP] = 1;
+	tt_snapshot_sort(&s);
+	for (i = 0; i < s.nr; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%u",
+			 i ? "," : "", s.rows[i].pid);
+	is_str(got, "4,3,2,5,6,1",
+	       "sort: interval activity desc, then total desc, then pid asc");
+	is_uint(s.nr, 6, "sort keeps every row");
+	tt_snapshot_free(&s);
+}
+
+static void test_table_json(void)
+{
+	struct tt_snapshot s = { 0 };
+	struct mem m;
+
+	add(&s, 42, proc("redis", TT_MODE_LAM_U57, 6, 1, 2, 3, 4, 5));
+	add(&s, 7, proc("o\"ld", TT_MODE_NONE, 0, 0, 0, 9, 0, 0));
+	memset(s.rows[0].delta, 0, sizeof(s.rows[0].delta));
+	s.rows[0].delta[TT_EV_UNTAG] = 1;
+	s.rows[0].delta[TT_EV_GP] = 2;
+	memset(s.rows[1].delta, 0, sizeof(s.rows[1].delta));
+	s.rows[1].gone = true;
+
+	tt_table_json(mem_open(&m), &s, 5000000000ULL, 1.5, 3);
+	is_str(mem_text(&m),
+	       "{\"ts_ns\":5000000000,\"interval_s\":1.500,\"uncounted\":3,"
+	       "\"processes\":["
+	       "{\"pid\":42,\"comm\":\"redis\",\"mode\":\"lam_u57\","
+	       "\"tag_bits\":6,"
+	       "\"total\":{\"ctrl\":1,\"untag\":2,\"switch\":3,\"fault\":4,"
+	       "\"gp\":5},"
+	       "\"interval\":{\"ctrl\":0,\"untag\":1,\"switch\":0,\"fault\":0,"
+	       "\"gp\":2},"
+	       "\"exited\":false},"
+	       "{\"pid\":7,\"comm\":\"o\\\"ld\",\"mode\":\"none\","
+	       "\"tag_bits\":0,"
+	       "\"total\":{\"ctrl\":0,\"untag\":0,\"switch\":9,\"fault\":0,"
+	       "\"gp\":0},"
+	       "\"interval\":{\"ctrl\":0,\"untag\":0,\"switch\":0,\"fault\":0,"
+	       "\"gp\":0},"
+	       "\"exited\":true}"
+	       "]}\n",
+	       "tt_table_json: two rows, exact");
+	mem_free(&m);
+
+	tt_snapshot_clear(&s);
+	tt_table_json(mem_open(&m), &s, 1, 0.25, 0);
+	is_str(mem_text(&m),
+	       "{\"ts_ns\":1,\"interval_s\":0.250,\"uncounted\":0,"
+	       "\"processes\":[]}\n",
+	       "tt_table_json: no rows");
+	mem_free(&m);
+	tt_snapshot_free(&s);
+}
+
+static void test_table_text(void)
+{
+	static const char header[] =
+		"PID     COMM            MODE    BITS    CTRL     UNTAG  SWITCH"
+		"   FAULT    GP\n";
+	static const char row42[] =
+		"42      redis           lam_u57    6       1         2       3"
+		"       4     5\n";
+	static const char row7[] =
+		"7       old             none       0       0         0       9"
+		"       0     0 (exited)\n";
+	struct tt_snapshot s = { 0 };
+	struct mem m;
+	const char *t;
+
+	add(&s, 42, proc("redis", TT_MODE_LAM_U57, 6, 1, 2, 3, 4, 5));
+	add(&s, 7, proc("old", TT_MODE_NONE, 0, 0, 0, 9, 0, 0));
+	s.rows[1].gone = true;
+
+	tt_table_text(mem_open(&m), &s, 20);
+	t = mem_text(&m);
+	ok(!strncmp(t, header, strlen(header)), "tt_table_text: header");
+	ok(strstr(t, row42) != NULL, "tt_table_text: a live row, exact");
+	ok(strstr(t, row7) != NULL,
+	   "tt_table_text: a gone row ends in (exited)");
+	ok(strstr(t, "(exited)") && strstr(t, "(exited)") == strstr(t, row7) +
+	   strlen(row7) - strlen("(exited)\n"),
+	   "tt_table_text: (exited) only on the gone row");
+	if (!ok(strlen(t) == strlen(header) + strlen(row42) + strlen(row7),
+		"tt_table_text: header and two rows, nothing else"))
+		tap_quote("got:", t);
+	mem_free(&m);
+
+	tt_table_text(mem_open(&m), &s, 1);
+	t = mem_text(&m);
+	is_str(t + strlen(header), "42      redis           lam_u57    6"
+	       "       1         2       3       4     5\n(1 more)\n",
+	       "tt_table_text: max_rows cuts the table, says how many more");
+	mem_free(&m);
+	tt_snapshot_free(&s);
+}
+
+static void test_table(void)
+{
+	test_snapshot_add();
+	test_snapshot_diff();
+	test_snapshot_sort();
+	test_table_json();
+	test_table_text();
+}
+
+/* ---- histfmt.c ---------------------------------------------------------- */
+
+static void test_hist_bounds_title(void)
+{
+	static const struct {
+		int i;
+		__u64 low, high;
+	} b[] = {
+		{ 0, 0, 1 },
+		{ 1, 2, 3 },
+		{ 2, 4, 7 },
+		{ 10, 1024, 2047 },
+		{ TT_HIST_SLOTS - 1, 1ULL << 31, (1ULL << 32) - 1 },
+	};
+	struct tt_hist_key key = { 0 };
+	char buf[64], small[8];
+	__u64 low, high;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		low = high = 12345;
+		tt_bucket_bounds(b[i].i, &low, &high);
+		ok(low == b[i].low && high == b[i].high,
+		   "bucket %d is [%llu, %llu] (got [%llu, %llu])", b[i].i,
+		   (unsigned long long)b[i].low, (unsigned long long)b[i].high,
+		   (unsigned long long)low, (unsigned long long)high);
+	}
+
+	key.prev_mode = TT_MODE_NONE;
+	key.next_mode = TT_MODE_LAM_U57;
+	ok(tt_hist_title(&key, buf, sizeof(buf)) == buf,
+	   "tt_hist_title returns buf");
+	is_str(buf, "none -> lam_u57", "title of a transition");
+	key.prev_mode = TT_MODE_UAI;
+	key.next_mode = TT_MODE_NONE;
+	is_str(tt_hist_title(&key, buf, sizeof(buf)), "uai -> none",
+	       "title of the reverse transition");
+	key.prev_mode = TT_MODE_UAI;
+	key.next_mode = TT_MODE_UAI;
+	key.same_mm = 1;
+	is_str(tt_hist_title(&key, buf, sizeof(buf)), "same mm (uai)",
+	       "title of a same-mm switch");
+	key.prev_mode = 9;
+	key.same_mm = 0;
+	is_str(tt_hist_title(&key, buf, sizeof(buf)), "unknown -> uai",
+	       "title with an unknown mode");
+	key.prev_mode = TT_MODE_LAM_U57;
+	key.next_mode = TT_MODE_LAM_U48;
+	is_str(tt_hist_title(&key, small, sizeof(small)), "lam_u57",
+	       "title cut to the buffer");
+}
+
+static void test_hist_sub(void)
+{
+	struct tt_hist h = { 0 }, old = { 0 };
+	int i, rest = 0;
+
+	h.slots[0] = 5;
+	h.slots[3] = 7;
+	h.slots[31] = 2;
+	h.count = 14;
+	h.sum = 100;
+	old.slots[0] = 2;
+	old.slots[3] = 7;
+	old.count = 9;
+	old.sum = 40;
+	tt_hist_sub(&h, &old);
+	is_uint(h.slots[0], 3, "hist_sub: slot 0 5 - 2");
+	is_uint(h.slots[3], 0, "hist_sub: slot 3 7 - 7");
+	is_uint(h.slots[31], 2, "hist_sub: last slot 2 - 0");
+	for (i = 0; i < TT_HIST_SLOTS; i++)
+		if (i != 0 && i != 3 && i != 31 && h.slots[i])
+			rest++;
+	is_int(rest, 0, "hist_sub: other slots stay 0");
+	is_uint(h.count, 5, "hist_sub: count 14 - 9");
+	is_uint(h.sum, 60, "hist_sub: sum 100 - 40");
+	is_uint(old.slots[0], 2, "hist_sub leaves old alone");
+}
+
+static void test_hist_json(void)
+{
+	struct tt_hist_key key = { .prev_mode = TT_MODE_LAM_U57,
+				   .next_mode = TT_MODE_UAI };
+	struct tt_hist h = { 0 };
+	struct mem m;
+
+	h.slots[1] = 3;
+	h.slots[4] = 1;
+	h.count = 4;
+	h.sum = 30;
+	tt_hist_json(mem_open(&m), &key, &h, "ns");
+	is_str(mem_text(&m),
+	       "{\"prev_mode\":\"lam_u57\",\"next_mode\":\"uai\","
+	       "\"same_mm\":false,\"unit\":\"ns\",\"count\":4,\"sum\":30,"
+	       "\"mean\":7.500,\"buckets\":["
+	       "{\"low\":2,\"high\":3,\"count\":3},"
+	       "{\"low\":16,\"high\":31,\"count\":1}]}",
+	       "tt_hist_json: only the non-empty buckets, exact");
+	mem_free(&m);
+
+	memset(&h, 0, sizeof(h));
+	h.slots[0] = 2;
+	h.slots[TT_HIST_SLOTS - 1] = 1;
+	h.count = 3;
+	h.sum = 3000000001ULL;
+	key.prev_mode = TT_MODE_NONE;
+	key.next_mode = TT_MODE_NONE;
+	key.same_mm = 1;
+	tt_hist_json(mem_open(&m), &key, &h, "us");
+	is_str(mem_text(&m),
+	       "{\"prev_mode\":\"none\",\"next_mode\":\"none\","
+	       "\"same_mm\":true,\"unit\":\"us\",\"count\":3,"
+	       "\"sum\":3000000001,\"mean\":1000000000.333,\"buckets\":["
+	       "{\"low\":0,\"high\":1,\"count\":2},"
+	       "{\"low\":2147483648,\"high\":4294967295,\"count\":1}]}",
+	       "tt_hist_json: first and last buckets, same mm, us");
+	mem_free(&m);
+
+	memset(&h, 0, sizeof(h));
+	tt_hist_json(mem_open(&m), &key, &h, "ns");
+	is_str(mem_text(&m),
+	       "{\"prev_mode\":\"none\",\"next_mode\":\"none\","
+	       "\"same_mm\":true,\"unit\":\"ns\",\"count\":0,\"sum\":0,"
+	       "\"mean\":0.000,\"buckets\":[]}",
+	       "tt_hist_json: empty histogram, mean 0");
+	mem_free(&m);
+}
+
+static void test_hist_text(void)
+{
+	struct tt_hist_key key = { .prev_mode = TT_MODE_LAM_U57,
+				   .next_mode = TT_MODE_LAM_U57,
+				   .same_mm = 1 };
+	struct tt_hist h = { 0 };
+	struct mem m;
+	const char *t;
+
+	h.slots[2] = 10;
+	h.slots[3] = 5;
+	h.slots[5] = 1;
+	h.count = 16;
+	h.sum = 200;
+	tt_hist_text(mem_open(&m), &key, &h, "us");
+	t = mem_text(&m);
+	is_str(t,
+	       "switch_mm same mm (lam_u57): 16 switches, mean 12.5 us\n"
+	       "                      us : count      distribution\n"
+	       "                  4 -> 7 : 10         "
+	       "|******************************|\n"
+	       "                 8 -> 15 : 5          "
+	       "|***************               |\n"
+	       "                16 -> 31 : 0          "
+	       "|                              |\n"
+	       "                32 -> 63 : 1          "
+	       "|***                           |\n",
+	       "tt_hist_text: bars from the first to the last used bucket");
+	ok(strstr(t, "|******************************|") &&
+	   !strstr(t, "*******************************"),
+	   "tt_hist_text: the max bucket gets the full 30-char bar, no more");
+	ok(!strstr(t, "0 -> 1 ") && !strstr(t, "2 -> 3 "),
+	   "tt_hist_text: leading empty buckets left out");
+	mem_free(&m);
+
+	memset(&h, 0, sizeof(h));
+	h.slots[0] = 1;
+	h.slots[1] = 3;
+	h.count = 4;
+	h.sum = 7;
+	key.prev_mode = TT_MODE_NONE;
+	key.next_mode = TT_MODE_UAI;
+	key.same_mm = 0;
+	tt_hist_text(mem_open(&m), &key, &h, "ns");
+	is_str(mem_text(&m),
+	       "switch_mm none -> uai: 4 switches, mean 1.8 ns\n"
+	       "                      ns : count      distribution\n"
+	       "                  0 -> 1 : 1          "
+	       "|**********                    |\n"
+	       "                  2 -> 3 : 3          "
+	       "|******************************|\n",
+	       "tt_hist_text: bars rounded down, max bucket not the first");
+	mem_free(&m);
+
+	memset(&h, 0, sizeof(h));
+	tt_hist_text(mem_open(&m), &key, &h, "ns");
+	is_str(mem_text(&m), "switch_mm none -> uai: 0 switches, mean 0.0 ns\n",
+	       "tt_hist_text: an empty histogram is its title line only");
+	mem_free(&m);
+}
+
+static void test_histfmt(void)
+{
+	test_hist_bounds_title();
+	test_hist_sub();
+	test_hist_json();
+	test_hist_text();
+}
+
+int main(void)
+{
+	test_cli_defaults();
+	test_cli_trace();
+	test_cli_ringbuf();
+	test_cli_top_hist();
+	test_cli_errors();
+	test_cli_help();
+	cli_free_args();
+	test_names();
+	test_parse_events();
+	test_json();
+	test_ksyms();
+	test_record();
+	test_table();
+	test_histfmt();
+	return tap_done();
+}
