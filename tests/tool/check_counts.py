@@ -2,7 +2,7 @@
 """Check what tagtrace reported against tracefs and the workload.
 
   check_counts.py counts   DIR N M K F G   tagtrace == tracefs == workload
-  check_counts.py fallback DIR N M K F G   upstream kernel: fallback sources
+  check_counts.py fallback DIR N M K F G [raw]   upstream kernel: fallbacks
   check_counts.py storm    DIR M           tiny ring buffer: drops, exact top
 
 DIR holds the files the *-guest.sh scripts wrote: trace.json, trace.err,
@@ -134,18 +134,26 @@ def check_counts(d, n, m, k, f, g):
        "top: the tagged worker shows its mode and 6 tag bits", pp_top)
 
 
-def check_fallback(d, n, m, k, f, g):
+FALLBACK_SOURCES = {
+    "auto": ("fexit/do_arch_prctl_64", "fentry/switch_mm_irqs_off",
+             "tp_btf/page_fault_user"),
+    "raw": ("kretprobe/do_arch_prctl_64", "kprobe/switch_mm_irqs_off",
+            "raw_tp/page_fault_user"),
+}
+
+
+def check_fallback(d, n, m, k, f, g, attach="auto"):
     w = workload(d)
     records = load_ndjson(f"{d}/trace.json")
     reports = load_ndjson(f"{d}/top.json")
     with open(f"{d}/trace.err") as fh:
         err = fh.read()
+    ctrl, switch, fault = FALLBACK_SOURCES[attach]
     ok("untag=unavailable" in err and "gp=unavailable" in err,
        "the tool says untag and gp are unavailable", err)
-    ok("ctrl=fexit/do_arch_prctl_64" in err, "enables come from fexit/do_arch_prctl_64", err)
-    ok("switch=fentry/switch_mm_irqs_off" in err,
-       "mode switches come from fentry/switch_mm_irqs_off", err)
-    ok("fault=tp_btf/page_fault_user" in err, "faults come from tp_btf/page_fault_user", err)
+    ok(f"ctrl={ctrl}" in err, f"enables come from {ctrl}", err)
+    ok(f"switch={switch}" in err, f"mode switches come from {switch}", err)
+    ok(f"fault={fault}" in err, f"faults come from {fault}", err)
     tr, tp = trace_counts(records), top_counts(reports)
     ok(enables(records) == n + 2, f"ctrl: {n} + 2 arch_prctl enables seen",
        f"got {enables(records)}")
@@ -181,9 +189,11 @@ def check_storm(d, m):
 
 
 def main():
-    mode, d, *nums = sys.argv[1:]
-    nums = [int(x) for x in nums]
-    {"counts": check_counts, "fallback": check_fallback, "storm": check_storm}[mode](d, *nums)
+    mode, d, *args = sys.argv[1:]
+    nums = [int(x) for x in args if x.isdigit()]
+    extra = [x for x in args if not x.isdigit()]
+    {"counts": check_counts, "fallback": check_fallback,
+     "storm": check_storm}[mode](d, *nums, *extra)
     return 1 if failed else 0
 
 

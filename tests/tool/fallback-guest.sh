@@ -1,19 +1,20 @@
 #!/bin/sh
-# fallback-guest.sh N K F G: on a kernel without the tagged_addr events
+# fallback-guest.sh ATTACH N K F G: on a kernel without the tagged_addr events
 # (upstream 6.12 LAM), tagtrace falls back to fexit/fentry and the page
 # fault tracepoint, and says untag and gp are unavailable. The workload
 # enables through arch_prctl only and makes no tagged system calls, which
-# upstream LAM rejects. Prints TAP (unnumbered).
+# upstream LAM rejects. ATTACH is tagtrace's -A: auto (fexit, fentry,
+# tp_btf) or raw (kprobes, raw_tp). Prints TAP (unnumbered).
 . tests/tool/lib-guest.sh
-N=$1 K=$2 F=$3 G=$4
+A=$1 N=$2 K=$3 F=$4 G=$5
 
 if [ -d $E ]; then
 	echo "not ok - kernel without the tagged_addr events (found $E)"
 	exit 1
 fi
-$TT trace --json > $d/trace.json 2> $d/trace.err &
+$TT trace --json -A "$A" > $d/trace.json 2> $d/trace.err &
 tp=$!
-$TT top --json -i 1 > $d/top.json 2> $d/top.err &
+$TT top --json -A "$A" -i 1 > $d/top.json 2> $d/top.err &
 pp=$!
 started $d/trace.err "Ctrl-C" && started $d/top.err "Ctrl-C"
 $W "$N" 0 "$K" "$F" "$G" arch > $d/workload.out
@@ -25,4 +26,4 @@ sed 's/^/# /' $d/trace.err $d/top.err
 [ $rc = 0 ] && echo "ok - workload ran on upstream LAM" || echo "not ok - workload ran on upstream LAM: $rc"
 [ $src = 0 ] && echo "ok - tagtrace trace and top exit 0 on SIGINT" ||
 	echo "not ok - tagtrace trace and top exit 0 on SIGINT: $src"
-python3 tests/tool/check_counts.py fallback $d "$N" 0 "$K" "$F" "$G"
+python3 tests/tool/check_counts.py fallback $d "$N" 0 "$K" "$F" "$G" "$A"
