@@ -64,7 +64,7 @@ qemu: deps
 rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/lam \
 	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
-	$(VMBIN)/tagalloc
+	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
@@ -90,6 +90,14 @@ $(VMBIN)/tagged_workload: tests/kernel/tagged_workload.c tests/lib/tagging.h
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/tagalloc: tests/tool/tagalloc.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/storm: tests/bench/storm.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/until: tests/bench/until.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
@@ -126,7 +134,7 @@ TOOL_SRCS := $(wildcard src/*.c)
 TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 # The pieces that need no kernel: what tests/unit/ links against.
 UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/ksyms.c \
-	src/table.c src/histfmt.c src/openmetrics.c
+	src/table.c src/histfmt.c src/openmetrics.c src/btfstr.c
 PREFIX   ?= /usr/local
 
 ## tagtrace         the tagtrace binary (build/tool/tagtrace); needs only `make deps`

@@ -282,9 +282,7 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
 	__u32 tgid = current_tgid();
 	struct tt_record *r;
 
-	if (targ_tgid && tgid != targ_tgid && next_pid != targ_tgid)
-		return 0;
-	if (!comm_matches())
+	if (!wanted(tgid))
 		return 0;
 	count(tgid, TT_EV_SWITCH, -1, -1);
 	r = reserve(TT_EV_SWITCH);
@@ -502,7 +500,8 @@ static __always_inline void switch_exit(struct mm_struct *next,
 	key.prev_mode = mm_mode(prev);
 	key.next_mode = mm_mode(next);
 	key.same_mm = prev == next;
-	if (targ_hist)
+	/* -p/-c select the task switching away, as for switch events. */
+	if (targ_hist && wanted(current_tgid()))
 		hist_add(&key, targ_usec ? (now - s->ts) / 1000 : now - s->ts);
 	s->ts = 0;
 	if (targ_switch_events && key.prev_mode != key.next_mode) {

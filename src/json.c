@@ -19,7 +19,7 @@ void json_end(struct json *j)
  * Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid:
  * no overlong forms, no surrogates, nothing past U+10FFFF.
  */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t tt_utf8_len(const unsigned char *s, size_t n)
 {
 	size_t len, i;
 	unsigned char lo = 0x80, hi = 0xbf;
@@ -75,7 +75,7 @@ void json_str(FILE *out, const char *str, size_t maxlen)
 			fprintf(out, "\\u%04x", c);
 		} else if (c < 0x80) {
 			fputc(c, out);
-		} else if ((len = utf8_len(s + i, n - i))) {
+		} else if ((len = tt_utf8_len(s + i, n - i))) {
 			fwrite(s + i, 1, len, out);
 			i += len - 1;
 		} else {

@@ -12,6 +12,9 @@ struct json {
 	bool first;
 };
 
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
+size_t tt_utf8_len(const unsigned char *s, size_t n);
+
 void json_begin(struct json *j, FILE *out);	/* { */
 void json_end(struct json *j);			/* } */
 void json_key(struct json *j, const char *key);	/* "key": (after a comma) */

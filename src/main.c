@@ -6,6 +6,7 @@
  * command.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -86,6 +87,12 @@ int main(int argc, char **argv)
 	case TT_CLI_RUN:
 		break;
 	}
+	/*
+	 * Keep big buffers (the kernel's BTF, parsed at load and freed) in
+	 * their own mappings, returned on free: glibc would otherwise raise
+	 * its threshold after the first and keep the next ones in the heap.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	verbose = env.verbose;
 	libbpf_set_print(print_libbpf);
 	if (check_target(&env))

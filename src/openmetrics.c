@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "names.h"
 #include "histfmt.h"
+#include "json.h"
 #include "openmetrics.h"
 
 static const struct {
@@ -30,17 +31,30 @@ static const struct {
 			    "General protection faults from tagged pointers" },
 };
 
-/* A label value: backslash, double quote and newline escaped. */
-static void label(FILE *out, const char *name, const char *v, bool first)
+/*
+ * A label value: backslash, double quote and newline escaped, and bytes
+ * that are not UTF-8 (a comm cut inside a character) as U+FFFD, which a
+ * Prometheus parser would otherwise reject with the whole file.
+ */
+static void label(FILE *out, const char *name, const char *value, bool first)
 {
+	const unsigned char *v = (const unsigned char *)value;
+	size_t n = strlen(value), i, len;
+
 	fprintf(out, "%s%s=\"", first ? "" : ",", name);
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fprintf(out, "\\%c", *v);
-		else if (*v == '\n')
+	for (i = 0; i < n; i++) {
+		if (v[i] == '\\' || v[i] == '"') {
+			fprintf(out, "\\%c", v[i]);
+		} else if (v[i] == '\n') {
 			fputs("\\n", out);
-		else
-			fputc(*v, out);
+		} else if (v[i] < 0x80) {
+			fputc(v[i], out);
+		} else if ((len = tt_utf8_len(v + i, n - i))) {
+			fwrite(v + i, 1, len, out);
+			i += len - 1;
+		} else {
+			fputs("\xef\xbf\xbd", out);	/* U+FFFD */
+		}
 	}
 	fputc('"', out);
 }
@@ -81,7 +95,9 @@ static void histograms(FILE *out, const struct tt_hist_entry *hists, int nr)
 			tt_bucket_bounds(b, &low, &high);
 			fprintf(out, "%s_bucket", name);
 			hist_labels(out, &hists[i].key);
-			fprintf(out, ",le=\"%.9g\"} %llu\n", (high + 1) / 1e9,
+			fprintf(out, ",le=\"%llu.%09llu\"} %llu\n",
+				(high + 1) / 1000000000ULL,
+				(high + 1) % 1000000000ULL,
 				(unsigned long long)cum);
 		}
 		fprintf(out, "%s_bucket", name);
@@ -123,7 +139,7 @@ void tt_openmetrics(FILE *out, const struct tt_snapshot *procs,
 		fprintf(out, "} %d\n", procs->rows[i].tag_bits);
 	}
 	fputs("# TYPE tagtrace_uncounted_events counter\n"
-	      "# HELP tagtrace_uncounted_events Events not counted: the process map was full\n",
+	      "# HELP tagtrace_uncounted_events Events not counted: a process or histogram map was full\n",
 	      out);
 	fprintf(out, "tagtrace_uncounted_events_total %llu\n",
 		(unsigned long long)uncounted);
@@ -140,8 +156,10 @@ static FILE *open_temp(char *tmp)
 	if (fd < 0)
 		return NULL;
 	f = fdopen(fd, "w");
-	if (!f)
+	if (!f) {
 		close(fd);
+		unlink(tmp);
+	}
 	else
 		fchmod(fd, 0644);	/* scrapers run as other users */
 	return f;

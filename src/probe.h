@@ -12,7 +12,6 @@ struct tt_probe {
 	bool page_fault_tp;	/* exceptions:page_fault_user */
 	bool arch_prctl_fn;	/* do_arch_prctl_64 */
 	bool switch_mm_fn;	/* switch_mm_irqs_off */
-	bool fentry;		/* fentry/fexit programs load here */
 };
 
 /*
@@ -21,5 +20,15 @@ struct tt_probe {
  * what to do, is in err.
  */
 int tt_probe_kernel(struct tt_probe *p, char *err, size_t len);
+
+/*
+ * Can fentry/fexit programs attach to func here (BPF trampolines need
+ * CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)? Parses the kernel's BTF for
+ * func's id, so it is asked only when an fentry program would be used.
+ */
+bool tt_probe_fentry(const char *func);
+
+/* Is name one of the NUL-terminated strings in the BTF string section? */
+bool tt_btf_has_string(const void *btf, size_t size, const char *name);
 
 #endif /* TT_PROBE_H */

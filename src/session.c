@@ -15,11 +15,6 @@
 #include "session.h"
 #include "tagtrace.skel.h"
 
-static bool want_btf(const struct tt_env *env, const struct tt_probe *p)
-{
-	return env->attach != TT_ATTACH_RAW && p->fentry;
-}
-
 /* hist, and top's OpenMetrics histogram summaries, time switch_mm. */
 static bool wants_hist(const struct tt_env *env)
 {
@@ -27,11 +22,16 @@ static bool wants_hist(const struct tt_env *env)
 	       (env->cmd == TT_CMD_TOP && env->openmetrics);
 }
 
-/* Where each wanted event kind comes from on this kernel. */
+/*
+ * Where each wanted event kind comes from on this kernel. The fentry
+ * question costs a parse of the kernel's BTF: asked only if needed.
+ */
 static void choose_sources(struct tt_session *s, const struct tt_env *env,
 			   const struct tt_probe *p, __u32 wanted)
 {
-	bool btf = want_btf(env, p);
+	bool raw = env->attach == TT_ATTACH_RAW;
+	bool btf_only = env->attach == TT_ATTACH_BTF;
+	bool need_fentry = false, fentry;
 	int k;
 
 	for (k = 0; k < TT_EV_MAX; k++) {
@@ -39,29 +39,45 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 		if (!(wanted & (1U << k)))
 			continue;
 		if (p->tp[k] && env->attach != TT_ATTACH_FALLBACK) {
-			s->src[k] = env->attach == TT_ATTACH_RAW ?
-				    TT_SRC_RAW_TP : TT_SRC_TP_BTF;
+			s->src[k] = raw ? TT_SRC_RAW_TP : TT_SRC_TP_BTF;
 			continue;
 		}
 		switch (k) {
 		case TT_EV_CTRL:
 			if (p->arch_prctl_fn)
-				s->src[k] = btf ? TT_SRC_FEXIT : TT_SRC_KRETPROBE;
+				s->src[k] = TT_SRC_FEXIT;
 			break;
 		case TT_EV_SWITCH:
 			if (p->switch_mm_fn)
-				s->src[k] = btf ? TT_SRC_FENTRY : TT_SRC_KPROBE;
+				s->src[k] = TT_SRC_FENTRY;
 			break;
 		case TT_EV_FAULT:
 			if (p->page_fault_tp)
-				s->src[k] = env->attach == TT_ATTACH_RAW ?
-					    TT_SRC_PF_RAW : TT_SRC_PF_BTF;
+				s->src[k] = raw ? TT_SRC_PF_RAW : TT_SRC_PF_BTF;
 			break;
 		}
+		need_fentry |= s->src[k] == TT_SRC_FEXIT ||
+			       s->src[k] == TT_SRC_FENTRY;
 	}
 	s->hist_src = TT_SRC_NONE;
-	if (wants_hist(env) && p->switch_mm_fn)
-		s->hist_src = btf ? TT_SRC_FENTRY : TT_SRC_KPROBE;
+	if (wants_hist(env) && p->switch_mm_fn) {
+		s->hist_src = TT_SRC_FENTRY;
+		need_fentry = true;
+	}
+	if (!need_fentry)
+		return;
+	fentry = !raw && tt_probe_fentry("switch_mm_irqs_off");
+	if (fentry)
+		return;
+	/* kprobes instead, unless -A btf asked for BTF programs only. */
+	for (k = 0; k < TT_EV_MAX; k++) {
+		if (s->src[k] == TT_SRC_FEXIT)
+			s->src[k] = btf_only ? TT_SRC_NONE : TT_SRC_KRETPROBE;
+		else if (s->src[k] == TT_SRC_FENTRY)
+			s->src[k] = btf_only ? TT_SRC_NONE : TT_SRC_KPROBE;
+	}
+	if (s->hist_src == TT_SRC_FENTRY)
+		s->hist_src = btf_only ? TT_SRC_NONE : TT_SRC_KPROBE;
 }
 
 static void enable(struct bpf_program *prog)
@@ -141,6 +157,8 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 	char err[256];
 	int ret;
 
+	__u64 t0 = tt_now_ns(), t1, t2;
+
 	memset(s, 0, sizeof(*s));
 	ret = tt_probe_kernel(&probe, err, sizeof(err));
 	if (ret) {
@@ -155,7 +173,7 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
 	if (wants_hist(env) && s->hist_src == TT_SRC_NONE) {
-		fputs("tagtrace: kernel has no switch_mm_irqs_off to time (x86 only)\n",
+		fputs("tagtrace: cannot time switch_mm_irqs_off here (no such function, or -A btf without fentry)\n",
 		      stderr);
 		return -ENOENT;
 	}
@@ -182,6 +200,7 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 				 env->ringbuf_size : 4096);
 	enable_sources(s);
 
+	t1 = tt_now_ns();
 	ret = tagtrace_bpf__load(s->skel);
 	if (ret) {
 		fprintf(stderr, "tagtrace: cannot load the BPF programs: %s%s\n",
@@ -189,7 +208,7 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 			" (-v shows libbpf's log)");
 		return ret;
 	}
-	s->attach_ns = tt_now_ns();
+	t2 = s->attach_ns = tt_now_ns();
 	ret = tagtrace_bpf__attach(s->skel);
 	if (ret) {
 		fprintf(stderr, "tagtrace: cannot attach the BPF programs: %s%s\n",
@@ -197,6 +216,10 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 			" (-v shows libbpf's log)");
 		return ret;
 	}
+	if (env->verbose)
+		fprintf(stderr, "tagtrace: probe+open %.0f ms, load %.0f ms, attach %.0f ms\n",
+			(t1 - t0) / 1e6, (t2 - t1) / 1e6,
+			(tt_now_ns() - t2) / 1e6);
 	return 0;
 }
 

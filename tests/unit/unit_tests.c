@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the parts of tagtrace that need no kernel: the command
- * line, names, JSON writing, record formatting, kallsyms lookup, top's table
- * and hist's formatting. TAP on stdout; run by `make unit` under ASAN and
- * UBSAN. Known bugs in src/ are tests inside tap_todo() blocks.
+ * line, names, JSON writing, record formatting, kallsyms lookup, top's table,
+ * hist's formatting and top's OpenMetrics file. TAP on stdout; run by `make
+ * unit` under ASAN and UBSAN. Known bugs in src/ are tests inside tap_todo() blocks.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,12 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include "tap.h"
 #include "cli.h"
 #include "histfmt.h"
 #include "json.h"
 #include "ksyms.h"
 #include "names.h"
+#include "openmetrics.h"
 #include "record.h"
 #include "table.h"
 
@@ -1690,6 +1693,475 @@ static void test_histfmt(void)
 	test_hist_text();
 }
 
+/* ---- json.c: UTF-8 -------------------------------------------------------- */
+
+/* One \ufffd per byte that does not start a valid sequence. */
+static void test_json_utf8(void)
+{
+	static const struct {
+		const char *s;
+		size_t maxlen;
+		const char *want;
+		const char *what;
+	} cases[] = {
+		/* valid: every length, at the edges of each range */
+		{ "\xc2\x80", 100, "\"\xc2\x80\"", "2 bytes: U+0080" },
+		{ "\xdf\xbf", 100, "\"\xdf\xbf\"", "2 bytes: U+07FF" },
+		{ "\xe0\xa0\x80", 100, "\"\xe0\xa0\x80\"", "3 bytes: U+0800" },
+		{ "\xe2\x82\xac", 100, "\"\xe2\x82\xac\"", "3 bytes: U+20AC" },
+		{ "\xed\x9f\xbf", 100, "\"\xed\x9f\xbf\"",
+		  "3 bytes: U+D7FF, below the surrogates" },
+		{ "\xee\x80\x80", 100, "\"\xee\x80\x80\"",
+		  "3 bytes: U+E000, above the surrogates" },
+		{ "\xef\xbf\xbf", 100, "\"\xef\xbf\xbf\"", "3 bytes: U+FFFF" },
+		{ "\xf0\x90\x80\x80", 100, "\"\xf0\x90\x80\x80\"",
+		  "4 bytes: U+10000" },
+		{ "\xf0\x9f\x98\x80", 100, "\"\xf0\x9f\x98\x80\"",
+		  "4 bytes: U+1F600" },
+		{ "\xf4\x8f\xbf\xbf", 100, "\"\xf4\x8f\xbf\xbf\"",
+		  "4 bytes: U+10FFFF" },
+		{ "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80z\"", 100,
+		  "\"a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80z\\\"\"",
+		  "mixed lengths and ASCII escapes" },
+		{ "abcd\xf0\x9f\x98\x80tail", 8, "\"abcd\xf0\x9f\x98\x80\"",
+		  "a sequence ending exactly at maxlen" },
+		/* invalid */
+		{ "\x80", 100, "\"\\ufffd\"", "lone continuation byte 0x80" },
+		{ "a\x80z", 100, "\"a\\ufffdz\"",
+		  "lone 0x80 between ASCII" },
+		{ "\xc3\xa9\xa9", 100, "\"\xc3\xa9\\ufffd\"",
+		  "continuation byte after a complete sequence" },
+		{ "\xff", 100, "\"\\ufffd\"", "0xff" },
+		{ "\xfe", 100, "\"\\ufffd\"", "0xfe" },
+		{ "\xf5\x80\x80\x80", 100, "\"\\ufffd\\ufffd\\ufffd\\ufffd\"",
+		  "lead byte 0xf5 (past U+10FFFF)" },
+		{ "\xe2\x82\xac", 2, "\"\\ufffd\\ufffd\"",
+		  "3-byte sequence truncated at maxlen" },
+		{ "ab\xf0\x9f\x98\x80", 5, "\"ab\\ufffd\\ufffd\\ufffd\"",
+		  "4-byte sequence truncated at maxlen" },
+		{ "\xe2\x82", 100, "\"\\ufffd\\ufffd\"",
+		  "sequence truncated by the NUL" },
+		{ "\xc3" "A", 100, "\"\\ufffdA\"",
+		  "bad lead does not swallow the ASCII after it" },
+		{ "\xe2\x82" "A", 100, "\"\\ufffd\\ufffdA\"",
+		  "missing third byte: ASCII kept" },
+		{ "\xf0\x9f\x98" "A", 100, "\"\\ufffd\\ufffd\\ufffdA\"",
+		  "missing fourth byte: ASCII kept" },
+		{ "\xc0\xaf", 100, "\"\\ufffd\\ufffd\"",
+		  "overlong 2 bytes 0xc0 0xaf" },
+		{ "\xc1\xbf", 100, "\"\\ufffd\\ufffd\"",
+		  "overlong 2 bytes 0xc1 0xbf" },
+		{ "\xe0\x80\xaf", 100, "\"\\ufffd\\ufffd\\ufffd\"",
+		  "overlong 3 bytes 0xe0 0x80 0xaf" },
+		{ "\xe0\x9f\xbf", 100, "\"\\ufffd\\ufffd\\ufffd\"",
+		  "overlong 3 bytes 0xe0 0x9f 0xbf (U+07FF)" },
+		{ "\xf0\x8f\xbf\xbf", 100,
+		  "\"\\ufffd\\ufffd\\ufffd\\ufffd\"",
+		  "overlong 4 bytes 0xf0 0x8f 0xbf 0xbf (U+FFFF)" },
+		{ "\xed\xa0\x80", 100, "\"\\ufffd\\ufffd\\ufffd\"",
+		  "surrogate 0xed 0xa0 0x80 (U+D800)" },
+		{ "\xed\xbf\xbf", 100, "\"\\ufffd\\ufffd\\ufffd\"",
+		  "surrogate 0xed 0xbf 0xbf (U+DFFF)" },
+		{ "\xf4\x90\x80\x80", 100,
+		  "\"\\ufffd\\ufffd\\ufffd\\ufffd\"",
+		  "0xf4 0x90 0x80 0x80 (U+110000)" },
+		{ "\x7f", 100, "\"\\u007f\"", "0x7f as \\u007f" },
+		{ "\x7f\xc3\xa9\x7f", 100, "\"\\u007f\xc3\xa9\\u007f\"",
+		  "0x7f around a valid sequence" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_json_str(cases[i].s, cases[i].maxlen, cases[i].want,
+			       cases[i].what);
+}
+
+/* ---- openmetrics.c ------------------------------------------------------ */
+
+/* Is s, len bytes, valid UTF-8? (Our own check, not json.c's.) */
+static bool valid_utf8(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned int c = s[i], cp, n, k;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0)
+			n = 1, cp = c & 0x1f;
+		else if ((c & 0xf0) == 0xe0)
+			n = 2, cp = c & 0x0f;
+		else if ((c & 0xf8) == 0xf0)
+			n = 3, cp = c & 0x07;
+		else
+			return false;
+		if (i + n >= len)
+			return false;
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
+		    (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+#define OM_LABELS_4242	"{pid=\"4242\",comm=\"a\\\"b\\\\c\"}"
+#define OM_LABELS_7	"{pid=\"7\",comm=\"redis-server\"}"
+#define OM_BUCKET(le, n) \
+	"tagtrace_switch_mm_seconds_bucket{prev_mode=\"none\"," \
+	"next_mode=\"lam_u57\",same_mm=\"0\",le=\"" le "\"} " n "\n"
+#define OM_HIST_LABELS \
+	"{prev_mode=\"none\",next_mode=\"lam_u57\",same_mm=\"0\"}"
+
+/* The counter families' metadata: the documented contract (tagtrace(8)). */
+#define OM_CTRL_META \
+	"# TYPE tagtrace_ctrl_calls counter\n" \
+	"# HELP tagtrace_ctrl_calls Tagging prctl/arch_prctl calls and exec resets\n"
+#define OM_UNTAG_META \
+	"# TYPE tagtrace_untags counter\n" \
+	"# HELP tagtrace_untags Tags the kernel stripped from user pointers\n"
+#define OM_SWITCH_META \
+	"# TYPE tagtrace_mode_switches counter\n" \
+	"# HELP tagtrace_mode_switches CPU tagging mode changes switching away from the process\n"
+#define OM_FAULT_META \
+	"# TYPE tagtrace_tagged_faults counter\n" \
+	"# HELP tagtrace_tagged_faults Page faults at tagged addresses or in tagged processes\n"
+#define OM_GP_META \
+	"# TYPE tagtrace_tagged_gps counter\n" \
+	"# HELP tagtrace_tagged_gps General protection faults from tagged pointers\n"
+#define OM_BITS_META \
+	"# TYPE tagtrace_process_tag_bits gauge\n" \
+	"# HELP tagtrace_process_tag_bits Tag bits the process has, by mode, as of its last event\n"
+#define OM_UNCOUNTED_META \
+	"# TYPE tagtrace_uncounted_events counter\n" \
+	"# HELP tagtrace_uncounted_events Events not counted: a process or histogram map was full\n"
+#define OM_HIST_META \
+	"# TYPE tagtrace_switch_mm_seconds histogram\n" \
+	"# UNIT tagtrace_switch_mm_seconds seconds\n" \
+	"# HELP tagtrace_switch_mm_seconds Time spent in switch_mm_irqs_off by mode transition\n"
+
+static const char om_want[] =
+	OM_CTRL_META
+	"tagtrace_ctrl_calls_total" OM_LABELS_4242 " 1\n"
+	"tagtrace_ctrl_calls_total" OM_LABELS_7 " 10\n"
+	OM_UNTAG_META
+	"tagtrace_untags_total" OM_LABELS_4242 " 2\n"
+	"tagtrace_untags_total" OM_LABELS_7 " 0\n"
+	OM_SWITCH_META
+	"tagtrace_mode_switches_total" OM_LABELS_4242 " 3\n"
+	"tagtrace_mode_switches_total" OM_LABELS_7 " 20\n"
+	OM_FAULT_META
+	"tagtrace_tagged_faults_total" OM_LABELS_4242 " 4\n"
+	"tagtrace_tagged_faults_total" OM_LABELS_7 " 0\n"
+	OM_GP_META
+	"tagtrace_tagged_gps_total" OM_LABELS_4242 " 5\n"
+	"tagtrace_tagged_gps_total" OM_LABELS_7 " 0\n"
+	OM_BITS_META
+	"tagtrace_process_tag_bits{pid=\"4242\",comm=\"a\\\"b\\\\c\","
+	"mode=\"lam_u57\"} 6\n"
+	"tagtrace_process_tag_bits{pid=\"7\",comm=\"redis-server\","
+	"mode=\"none\"} 0\n"
+	OM_UNCOUNTED_META
+	"tagtrace_uncounted_events_total 3\n"
+	OM_HIST_META
+	/* le: the bucket's upper bound + 1 ns, in seconds, exactly */
+	OM_BUCKET("0.000000002", "1")
+	OM_BUCKET("0.000000004", "1")
+	OM_BUCKET("0.000000008", "1")
+	OM_BUCKET("0.000000016", "3")
+	OM_BUCKET("0.000000032", "3")
+	OM_BUCKET("0.000000064", "3")
+	OM_BUCKET("0.000000128", "3")
+	OM_BUCKET("0.000000256", "3")
+	OM_BUCKET("0.000000512", "3")
+	OM_BUCKET("0.000001024", "3")
+	OM_BUCKET("0.000002048", "7")
+	OM_BUCKET("0.000004096", "7")
+	OM_BUCKET("0.000008192", "7")
+	OM_BUCKET("0.000016384", "7")
+	OM_BUCKET("0.000032768", "7")
+	OM_BUCKET("0.000065536", "7")
+	OM_BUCKET("0.000131072", "7")
+	OM_BUCKET("0.000262144", "7")
+	OM_BUCKET("0.000524288", "7")
+	OM_BUCKET("0.001048576", "7")
+	OM_BUCKET("0.002097152", "7")
+	OM_BUCKET("0.004194304", "7")
+	OM_BUCKET("0.008388608", "7")
+	OM_BUCKET("0.016777216", "7")
+	OM_BUCKET("0.033554432", "7")
+	OM_BUCKET("0.067108864", "7")
+	OM_BUCKET("0.134217728", "7")
+	OM_BUCKET("0.268435456", "7")
+	OM_BUCKET("0.536870912", "7")
+	OM_BUCKET("1.073741824", "7")
+	OM_BUCKET("2.147483648", "7")
+	OM_BUCKET("4.294967296", "8")
+	OM_BUCKET("+Inf", "8")
+	"tagtrace_switch_mm_seconds_count" OM_HIST_LABELS " 8\n"
+	"tagtrace_switch_mm_seconds_sum" OM_HIST_LABELS " 2.147489000\n"
+	"# EOF\n";
+
+/* Two processes (one comm needing escapes) and one histogram. */
+static void om_fixture(struct tt_snapshot *s, struct tt_hist_entry *h)
+{
+	add(s, 4242, proc("a\"b\\c", TT_MODE_LAM_U57, 6, 1, 2, 3, 4, 5));
+	add(s, 7, proc("redis-server", TT_MODE_NONE, 0, 10, 0, 20, 0, 0));
+	memset(h, 0, sizeof(*h));
+	h->key.prev_mode = TT_MODE_NONE;
+	h->key.next_mode = TT_MODE_LAM_U57;
+	h->key.same_mm = 0;
+	h->hist.slots[0] = 1;
+	h->hist.slots[3] = 2;
+	h->hist.slots[10] = 4;
+	h->hist.slots[TT_HIST_SLOTS - 1] = 1;
+	h->hist.count = 8;
+	h->hist.sum = 2147489000ULL;
+}
+
+static char *om_text(const struct tt_snapshot *s,
+		     const struct tt_hist_entry *h, int nr, __u64 uncounted)
+{
+	struct mem m;
+	char *t;
+
+	tt_openmetrics(mem_open(&m), s, h, nr, uncounted);
+	t = xstrdup(mem_text(&m));
+	mem_free(&m);
+	return t;
+}
+
+/* The "le" value of each _bucket line, in order; returns how many. */
+static int om_bucket_les(const char *text, char les[][32], int max)
+{
+	const char *p = text;
+	int n = 0;
+
+	while (n < max && (p = strstr(p, "_bucket{"))) {
+		const char *le = strstr(p, ",le=\""), *end;
+
+		if (!le)
+			break;
+		le += strlen(",le=\"");
+		end = strchr(le, '"');
+		if (!end || end - le >= 32)
+			break;
+		memcpy(les[n], le, end - le);
+		les[n][end - le] = 0;
+		n++;
+		p = end;
+	}
+	return n;
+}
+
+static void test_openmetrics_text(void)
+{
+	struct tt_snapshot s = { 0 };
+	struct tt_hist_entry h;
+	char les[TT_HIST_SLOTS + 2][32];
+	char *t;
+	int n, b, bad;
+
+	om_fixture(&s, &h);
+	t = om_text(&s, &h, 1, 3);
+	is_str(t, om_want,
+	       "tt_openmetrics: 2 processes and a histogram, exact");
+	ok(valid_utf8((const unsigned char *)t, strlen(t)) &&
+	   !valid_utf8((const unsigned char *)"\xc3", 1) &&
+	   !valid_utf8((const unsigned char *)"\xed\xa0\x80", 3) &&
+	   valid_utf8((const unsigned char *)"\xf4\x8f\xbf\xbf", 4),
+	   "valid_utf8, the test's own checker, tells good from bad");
+	ok(strlen(t) >= 6 && !strcmp(t + strlen(t) - 6, "# EOF\n"),
+	   "tt_openmetrics: \"# EOF\\n\" last");
+
+	/* Every finite le must cover the largest whole ns its bucket holds. */
+	n = om_bucket_les(t, les, TT_HIST_SLOTS + 2);
+	is_int(n, TT_HIST_SLOTS + 1, "tt_openmetrics: 32 finite buckets and +Inf");
+	is_str(n > TT_HIST_SLOTS ? les[TT_HIST_SLOTS] : NULL, "+Inf",
+	       "tt_openmetrics: +Inf bucket last");
+	for (b = 0, bad = -1; b < TT_HIST_SLOTS && b < n; b++) {
+		__u64 low, high;
+
+		tt_bucket_bounds(b, &low, &high);
+		if (strtod(les[b], NULL) < high / 1e9) {
+			bad = b;
+			break;
+		}
+	}
+	if (!ok(bad < 0,
+		"tt_openmetrics: every finite le >= its bucket's largest value"))
+		tap_diag("bucket %d: le=\"%s\" < %.9f", bad, les[bad],
+			 ((1ULL << (bad + 1)) - 1) / 1e9);
+	free(t);
+
+	/* A comm the kernel cut inside a UTF-8 sequence (15 bytes kept). */
+	tt_snapshot_clear(&s);
+	add(&s, 9, proc("abcdefghijklmn\xc3", TT_MODE_UAI, 7, 1, 0, 0, 0, 0));
+	t = om_text(&s, NULL, 0, 0);
+	if (!ok(valid_utf8((const unsigned char *)t, strlen(t)),
+		"tt_openmetrics: a truncated UTF-8 comm still gives valid UTF-8")) {
+		const char *l = strstr(t, "tagtrace_ctrl_calls_total");
+		char line[128];
+
+		snprintf(line, sizeof(line), "%.*s",
+			 l ? (int)strcspn(l, "\n") : 0, l ? l : "");
+		tap_quote("got:", line);
+	}
+	ok(strstr(t, "tagtrace_process_tag_bits{pid=\"9\","
+		  "comm=\"abcdefghijklmn") != NULL,
+	   "tt_openmetrics: the gauge is there for that process");
+	free(t);
+
+	/* No processes, no histograms: metadata, the uncounted sample, EOF. */
+	tt_snapshot_clear(&s);
+	t = om_text(&s, NULL, 0, 0);
+	is_str(t,
+	       OM_CTRL_META OM_UNTAG_META OM_SWITCH_META OM_FAULT_META
+	       OM_GP_META OM_BITS_META OM_UNCOUNTED_META
+	       "tagtrace_uncounted_events_total 0\n"
+	       OM_HIST_META "# EOF\n",
+	       "tt_openmetrics: empty snapshot, every family's metadata only");
+	free(t);
+
+	/* Newline in a label value escaped as \n; same_mm="1". */
+	tt_snapshot_clear(&s);
+	add(&s, 1, proc("x\ny", TT_MODE_NONE, 0, 0, 0, 0, 0, 0));
+	memset(&h, 0, sizeof(h));
+	h.key.prev_mode = TT_MODE_UAI;
+	h.key.next_mode = TT_MODE_UAI;
+	h.key.same_mm = 1;
+	t = om_text(&s, &h, 1, 0);
+	ok(strstr(t, "tagtrace_ctrl_calls_total{pid=\"1\","
+		  "comm=\"x\\ny\"} 0\n") != NULL,
+	   "tt_openmetrics: newline in comm escaped as \\n");
+	ok(strstr(t, "tagtrace_switch_mm_seconds_bucket{prev_mode=\"uai\","
+		  "next_mode=\"uai\",same_mm=\"1\",le=\"0.000000002\"} 0\n") != NULL,
+	   "tt_openmetrics: same mm labelled same_mm=\"1\", empty buckets 0");
+	ok(strstr(t, "tagtrace_switch_mm_seconds_sum{prev_mode=\"uai\","
+		  "next_mode=\"uai\",same_mm=\"1\"} 0.000000000\n") != NULL,
+	   "tt_openmetrics: empty histogram's _sum 0.000000000");
+	free(t);
+	tt_snapshot_free(&s);
+}
+
+/* The names in dir other than . and .., one a line, in readdir order. */
+static int dir_names(const char *dir, char *buf, size_t len)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int n = 0;
+
+	buf[0] = 0;
+	if (!dp)
+		return -1;
+	while ((d = readdir(dp))) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		n++;
+		if (strlen(buf) + strlen(d->d_name) + 2 < len) {
+			strcat(buf, d->d_name);
+			strcat(buf, "\n");
+		}
+	}
+	closedir(dp);
+	return n;
+}
+
+static char *read_file(const char *path)
+{
+	struct mem m;
+	char chunk[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+	char *t;
+
+	if (!f)
+		return NULL;
+	mem_open(&m);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)))
+		fwrite(chunk, 1, n, m.f);
+	fclose(f);
+	t = xstrdup(mem_text(&m));
+	mem_free(&m);
+	return t;
+}
+
+static void test_openmetrics_file(void)
+{
+	char dir[] = "/tmp/tagtrace-unit-XXXXXX";
+	char path[PATH_MAX], missing[PATH_MAX], names[1024];
+	struct tt_snapshot s = { 0 };
+	struct tt_hist_entry h;
+	struct stat st;
+	mode_t old_umask;
+	char *want, *got;
+	int ret;
+
+	if (!mkdtemp(dir))
+		die("mkdtemp");
+	snprintf(path, sizeof(path), "%s/tagtrace.prom", dir);
+	snprintf(missing, sizeof(missing), "%s/nodir/tagtrace.prom", dir);
+	om_fixture(&s, &h);
+
+	/* A umask that would hide it from a scraper running as another user. */
+	old_umask = umask(077);
+	ret = tt_openmetrics_file(path, &s, &h, 1, 3);
+	umask(old_umask);
+	is_int(ret, 0, "tt_openmetrics_file: returns 0");
+	want = om_text(&s, &h, 1, 3);
+	got = read_file(path);
+	is_str(got, want, "tt_openmetrics_file: the file is tt_openmetrics()'s text");
+	free(got);
+	free(want);
+	ok(!stat(path, &st) && S_ISREG(st.st_mode),
+	   "tt_openmetrics_file: a regular file");
+	is_int(st.st_mode & 07777, 0644,
+	       "tt_openmetrics_file: mode 0644 whatever the umask");
+	is_int(dir_names(dir, names, sizeof(names)), 1,
+	       "tt_openmetrics_file: no temporary file left behind");
+	is_str(names, "tagtrace.prom\n",
+	       "tt_openmetrics_file: only FILE in its directory");
+
+	/* Rewritten whole: new content replaces the old, still one file. */
+	tt_snapshot_clear(&s);
+	ret = tt_openmetrics_file(path, &s, NULL, 0, 11);
+	is_int(ret, 0, "tt_openmetrics_file: rewrite returns 0");
+	want = om_text(&s, NULL, 0, 11);
+	got = read_file(path);
+	is_str(got, want, "tt_openmetrics_file: rewrite replaces the content");
+	free(got);
+	free(want);
+	is_int(dir_names(dir, names, sizeof(names)), 1,
+	       "tt_openmetrics_file: after a rewrite, still one file");
+
+	/* A missing directory: a negative errno and nothing created. */
+	ret = tt_openmetrics_file(missing, &s, NULL, 0, 0);
+	is_int(ret, -ENOENT, "tt_openmetrics_file: missing directory gives -ENOENT");
+	ok(access(missing, F_OK) && errno == ENOENT,
+	   "tt_openmetrics_file: missing directory: no file");
+	is_int(dir_names(dir, names, sizeof(names)), 1,
+	       "tt_openmetrics_file: missing directory: nothing else created");
+
+	if (unlink(path) || rmdir(dir))
+		die("cleanup");
+	tt_snapshot_free(&s);
+}
+
+static void test_openmetrics(void)
+{
+	test_openmetrics_text();
+	test_openmetrics_file();
+}
+
 int main(void)
 {
 	test_cli_defaults();
@@ -1702,9 +2174,11 @@ int main(void)
 	test_names();
 	test_parse_events();
 	test_json();
+	test_json_utf8();
 	test_ksyms();
 	test_record();
 	test_table();
 	test_histfmt();
+	test_openmetrics();
 	return tap_done();
 }
