@@ -19,7 +19,7 @@ else
 Q := @
 endif
 
-.PHONY: tagtrace vmlinux.h unit install check-tool demo-cpus all help deps kernel kernel-upstream kernel-notrace kernel-debug check-debug qemu rig check check-rig \
+.PHONY: tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -210,9 +210,14 @@ demo-cpus: deps kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig
 	$(Q)tests/vm/demo.sh
 
-## bench            benchmarks (tests/bench/): tracepoint overhead; prints figures
-bench: rig kernel-notrace
+## bench            benchmarks (tests/bench/): tracepoint cost, tagtrace vs bpftrace
+bench: rig tagtrace kernel-notrace
 	$(Q)tests/bench/trace-overhead.sh
+	$(Q)tests/bench/tool-bench.sh
+
+## soak             10 minutes of storm under tagtrace top: memory, drops, exit
+soak: rig tagtrace
+	$(Q)tests/bench/soak.sh
 
 ## clean            remove build products, keep the unpacked sources
 clean:

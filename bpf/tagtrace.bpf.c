@@ -197,19 +197,16 @@ static __always_inline void count(__u32 tgid, __u32 kind, int mode,
 		bpf_get_current_comm(p->comm, sizeof(p->comm));
 }
 
-/* A ring buffer record for the current task, or NULL (not streamed, or dropped). */
-static __always_inline struct tt_record *reserve(__u32 kind)
+/*
+ * Stream r (its event fields filled) when the frontend wants this kind:
+ * the common fields are added here. A full ring buffer is counted.
+ */
+static __always_inline void emit(struct tt_record *r, __u32 kind)
 {
-	struct tt_record *r;
 	__u64 id;
 
 	if (!(targ_stream & (1U << kind)))
-		return NULL;
-	r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		stat_inc(TT_STAT_DROPS);
-		return NULL;
-	}
+		return;
 	id = bpf_get_current_pid_tgid();
 	r->ts_ns = bpf_ktime_get_ns();
 	r->cpu = bpf_get_smp_processor_id();
@@ -217,7 +214,8 @@ static __always_inline struct tt_record *reserve(__u32 kind)
 	r->tid = (__u32)id;
 	r->kind = kind;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	return r;
+	if (bpf_ringbuf_output(&events, r, sizeof(*r), 0))
+		stat_inc(TT_STAT_DROPS);
 }
 
 static __always_inline __u32 current_tgid(void)
@@ -225,28 +223,21 @@ static __always_inline __u32 current_tgid(void)
 	return bpf_get_current_pid_tgid() >> 32;
 }
 
+/* The per-event handlers: filter, count, stream. */
 static __always_inline int handle_ctrl(int interface, int op, int req_bits,
 				       int granted_bits, int offset, int mode,
 				       __u64 untag_mask, long ret)
 {
 	__u32 tgid = current_tgid();
-	struct tt_record *r;
+	struct tt_record r = {
+		.ctrl = { interface, op, req_bits, granted_bits, offset, mode,
+			  untag_mask, ret },
+	};
 
 	if (!wanted(tgid))
 		return 0;
 	count(tgid, TT_EV_CTRL, mode, granted_bits);
-	r = reserve(TT_EV_CTRL);
-	if (!r)
-		return 0;
-	r->ctrl.interface = interface;
-	r->ctrl.op = op;
-	r->ctrl.req_bits = req_bits;
-	r->ctrl.granted_bits = granted_bits;
-	r->ctrl.offset = offset;
-	r->ctrl.mode = mode;
-	r->ctrl.untag_mask = untag_mask;
-	r->ctrl.ret = ret;
-	bpf_ringbuf_submit(r, 0);
+	emit(&r, TT_EV_CTRL);
 	return 0;
 }
 
@@ -254,19 +245,14 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 					__u64 caller, int mode)
 {
 	__u32 tgid = current_tgid();
-	struct tt_record *r;
+	struct tt_record r = {
+		.untag = { tagged, untagged, caller, mode },
+	};
 
 	if (tagged == untagged || !wanted(tgid))
 		return 0;
 	count(tgid, TT_EV_UNTAG, mode, -1);
-	r = reserve(TT_EV_UNTAG);
-	if (!r)
-		return 0;
-	r->untag.tagged = tagged;
-	r->untag.untagged = untagged;
-	r->untag.caller = caller;
-	r->untag.mode = mode;
-	bpf_ringbuf_submit(r, 0);
+	emit(&r, TT_EV_UNTAG);
 	return 0;
 }
 
@@ -280,23 +266,15 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
 					 __u64 cr3_lam, bool efer_written)
 {
 	__u32 tgid = current_tgid();
-	struct tt_record *r;
+	struct tt_record r = {
+		.sw = { prev_mm, next_mm, prev_pid, next_pid, prev_mode,
+			next_mode, cr3_lam, efer_written },
+	};
 
 	if (!wanted(tgid))
 		return 0;
 	count(tgid, TT_EV_SWITCH, -1, -1);
-	r = reserve(TT_EV_SWITCH);
-	if (!r)
-		return 0;
-	r->sw.prev_mm = prev_mm;
-	r->sw.next_mm = next_mm;
-	r->sw.prev_pid = prev_pid;
-	r->sw.next_pid = next_pid;
-	r->sw.prev_mode = prev_mode;
-	r->sw.next_mode = next_mode;
-	r->sw.cr3_lam = cr3_lam;
-	r->sw.efer_written = efer_written;
-	bpf_ringbuf_submit(r, 0);
+	emit(&r, TT_EV_SWITCH);
 	return 0;
 }
 
@@ -304,38 +282,28 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 					__u64 error_code, __u64 ip, int mode)
 {
 	__u32 tgid = current_tgid();
-	struct tt_record *r;
+	struct tt_record r = {
+		.fault = { address, untagged, error_code, ip, mode },
+	};
 
 	if (!wanted(tgid))
 		return 0;
 	count(tgid, TT_EV_FAULT, mode, -1);
-	r = reserve(TT_EV_FAULT);
-	if (!r)
-		return 0;
-	r->fault.address = address;
-	r->fault.untagged = untagged;
-	r->fault.error_code = error_code;
-	r->fault.ip = ip;
-	r->fault.mode = mode;
-	bpf_ringbuf_submit(r, 0);
+	emit(&r, TT_EV_FAULT);
 	return 0;
 }
 
 static __always_inline int handle_gp(__u64 ip, __u64 address, int mode)
 {
 	__u32 tgid = current_tgid();
-	struct tt_record *r;
+	struct tt_record r = {
+		.gp = { ip, address, mode },
+	};
 
 	if (!wanted(tgid))
 		return 0;
 	count(tgid, TT_EV_GP, mode, -1);
-	r = reserve(TT_EV_GP);
-	if (!r)
-		return 0;
-	r->gp.ip = ip;
-	r->gp.address = address;
-	r->gp.mode = mode;
-	bpf_ringbuf_submit(r, 0);
+	emit(&r, TT_EV_GP);
 	return 0;
 }
 

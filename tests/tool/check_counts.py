@@ -11,6 +11,9 @@ top.json, workload.out and (counts) tracefs.txt. Prints TAP, unnumbered.
 import json
 import re
 import sys
+
+import tap
+from tap import ok
 from collections import Counter
 
 KINDS = ("ctrl", "untag", "switch", "fault", "gp")
@@ -18,18 +21,6 @@ TRACEFS_KIND = {"tagged_addr_ctrl": "ctrl", "tagged_addr_untag": "untag",
                 "tagged_addr_mode_switch": "switch",
                 "tagged_addr_fault": "fault", "tagged_addr_gp": "gp"}
 TRACEFS_LINE = re.compile(r"^\s*(.+)-(\d+)\s+\[\d+\]\s+\S+\s+[\d.]+: (\w+): (.*)$")
-failed = 0
-
-
-def ok(cond, desc, *diag):
-    global failed
-    print(("ok - " if cond else "not ok - ") + desc)
-    if not cond:
-        failed += 1
-        for d in diag:
-            print("#   " + str(d))
-
-
 def load_ndjson(path):
     """Every line must be one JSON object: that is what --json promises."""
     out, bad = [], []
@@ -194,7 +185,7 @@ def main():
     extra = [x for x in args if not x.isdigit()]
     {"counts": check_counts, "fallback": check_fallback,
      "storm": check_storm}[mode](d, *nums, *extra)
-    return 1 if failed else 0
+    return 1 if tap.failed else 0
 
 
 if __name__ == "__main__":

@@ -15,21 +15,14 @@ import math
 import re
 import sys
 
+import tap
+from tap import ok
+
 NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
 LABEL = r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"'
 SAMPLE = re.compile(rf"^({NAME})(?:\{{((?:{LABEL})(?:,{LABEL})*)?\}})? (\S+)$")
 TYPES = {"counter", "gauge", "histogram", "unknown", "info", "stateset",
          "gaugehistogram", "summary"}
-failed = 0
-
-
-def ok(cond, desc, *diag):
-    global failed
-    print(("ok - " if cond else "not ok - ") + desc)
-    if not cond:
-        failed += 1
-        for d in diag:
-            print("#   " + str(d))
 
 
 def parse(text):
@@ -143,7 +136,7 @@ def main():
     hist = families.get("tagtrace_switch_mm_seconds", {}).get("samples", [])
     counts = sum(v for n, _, v in hist if n.endswith("_count"))
     ok(counts > 0, f"switch_mm histograms exported ({int(counts)} switches)")
-    return 1 if failed else 0
+    return 1 if tap.failed else 0
 
 
 if __name__ == "__main__":
