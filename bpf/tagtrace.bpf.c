@@ -178,8 +178,12 @@ static __always_inline void count(__u32 tgid, __u32 kind, int mode,
 	struct tt_proc *p = bpf_map_lookup_elem(&procs, &tgid);
 
 	if (!p) {
-		struct tt_proc fresh = {};
+		/* A process may have enabled tagging before we started. */
+		struct mm_struct *mm = current_mm();
+		struct tt_proc fresh = { .mode = mm_mode(mm) };
 
+		if (fresh.mode)
+			fresh.tag_bits = mask_tag_bits(mm_untag_mask(mm));
 		bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
 		bpf_map_update_elem(&procs, &tgid, &fresh, BPF_NOEXIST);
 		p = bpf_map_lookup_elem(&procs, &tgid);

@@ -5,6 +5,7 @@
  * process and kernel can run it, loads the BPF side and hands over to the
  * command.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <malloc.h>
 #include <signal.h>
@@ -57,6 +58,37 @@ void tt_sleep(double sec)
 		;
 }
 
+/* Is some process running as comm? */
+static bool comm_running(const char *comm)
+{
+	char path[300], name[TT_COMM_LEN + 1];
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir("/proc");
+	FILE *f;
+
+	while (d && !found && (de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f)) {
+			name[strcspn(name, "\n")] = 0;
+			found = !strcmp(name, comm);
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * A PID must exist. A COMM may name a program about to start, so only a
+ * note says none runs yet.
+ */
 static int check_target(const struct tt_env *env)
 {
 	char path[32];
@@ -69,6 +101,9 @@ static int check_target(const struct tt_env *env)
 			return -1;
 		}
 	}
+	if (env->comm[0] && !comm_running(env->comm))
+		fprintf(stderr, "tagtrace: no process named '%s' yet; watching for one\n",
+			env->comm);
 	return 0;
 }
 

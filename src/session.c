@@ -151,7 +151,27 @@ static __u32 wanted_events(const struct tt_env *env)
 	}
 }
 
+static int session_open(struct tt_session *s, const struct tt_env *env);
+
+/*
+ * With -A auto, a kernel that refuses the BTF-typed programs (tp_btf,
+ * fentry) gets their raw_tp and kprobe twins.
+ */
 int tt_session_open(struct tt_session *s, const struct tt_env *env)
+{
+	struct tt_env raw;
+	int ret = session_open(s, env);
+
+	if (!ret || !s->load_failed || env->attach != TT_ATTACH_AUTO)
+		return ret;
+	tt_session_close(s);
+	raw = *env;
+	raw.attach = TT_ATTACH_RAW;
+	fputs("tagtrace: retrying with raw_tp and kprobe programs\n", stderr);
+	return session_open(s, &raw);
+}
+
+static int session_open(struct tt_session *s, const struct tt_env *env)
 {
 	struct tt_probe probe;
 	char err[256];
@@ -203,6 +223,7 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 	t1 = tt_now_ns();
 	ret = tagtrace_bpf__load(s->skel);
 	if (ret) {
+		s->load_failed = true;
 		fprintf(stderr, "tagtrace: cannot load the BPF programs: %s%s\n",
 			strerror(-ret), env->verbose ? "" :
 			" (-v shows libbpf's log)");
@@ -211,6 +232,7 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 	t2 = s->attach_ns = tt_now_ns();
 	ret = tagtrace_bpf__attach(s->skel);
 	if (ret) {
+		s->load_failed = true;
 		fprintf(stderr, "tagtrace: cannot attach the BPF programs: %s%s\n",
 			strerror(-ret), env->verbose ? "" :
 			" (-v shows libbpf's log)");

@@ -22,6 +22,7 @@ struct tt_session {
 	enum tt_source hist_src;	/* switch_mm timing, hist only */
 	int nr_cpus;
 	__u64 attach_ns;		/* CLOCK_MONOTONIC before attaching */
+	bool load_failed;		/* the kernel refused a program */
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */
