@@ -74,11 +74,10 @@ $(VMBIN)/tagged-deref: tests/vm/tagged-deref.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-# The tagged-address ABI tests, on the kernel's own kselftest harness.
-$(VMBIN)/tagged_addr_test: tests/kernel/tagged_addr_test.c tests/lib/tagging.h $(KHDR)/linux/prctl.h
+# The tagged-address ABI tests: the series adds them as selftests/x86/tagged_addr.c.
+$(VMBIN)/tagged_addr_test: $(KTREE)/tools/testing/selftests/x86/tagged_addr.c $(KHDR)/linux/prctl.h
 	@mkdir -p $(@D)
-	$(Q)$(CC) -O2 -g -Wall -Werror -pthread -I $(KTREE)/tools/testing/selftests \
-		-isystem $(KHDR) -o $@ $<
+	$(Q)$(CC) -O2 -g -Wall -Werror -pthread -isystem $(KHDR) -o $@ $<
 
 # The kernel's own LAM selftest, from the same tree as the guest kernel.
 $(VMBIN)/lam: $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h
@@ -121,6 +120,7 @@ $(VMBIN)/tags_test: $(KTREE)/tools/testing/selftests/mm/tags/tags_test.c
 	$(Q)$(CC) -O2 -g -Wall -isystem $(KHDR) -o $@ $<
 
 $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h \
+$(KTREE)/tools/testing/selftests/x86/tagged_addr.c \
 $(KTREE)/tools/testing/selftests/mm/tags/tags_test.c:
 	@echo "missing $@: run 'make kernel' first" >&2; exit 1
 

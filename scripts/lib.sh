@@ -24,6 +24,14 @@ sum_files()
 	done | sha256sum | cut -c1-16
 }
 
+# patch_sum PATCH: sum_files of a patch, blind to its "[PATCH n/m]"
+# numbering, so that adding a patch at the end keeps the others' sums.
+patch_sum()
+{
+	sed -E 's|^(Subject: \[PATCH) [0-9]+/[0-9]+\]|\1]|' "$1" |
+		sha256sum | cut -c1-16
+}
+
 # import_tree DIR TAG VERSION CMD... : unless DIR holds VERSION already, run
 # CMD to fill DIR, then commit it to git as TAG.
 import_tree()
@@ -53,7 +61,7 @@ apply_series()
 	shift 3
 	state=$tree/.tagtrace-series
 	for p in "$@"; do
-		[ -e "$p" ] && want+=("$(sum_files "$p")")
+		[ -e "$p" ] && want+=("$(patch_sum "$p")")
 	done
 	if [ -f "$state" ] && git -C "$tree" diff --quiet HEAD 2>/dev/null; then
 		mapfile -t had_sums < "$state"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The tagged-address ABI (tests/kernel/tagged_addr_test.c) on every CPU the
+# The tagged-address ABI (selftests/x86/tagged_addr.c) on every CPU the
 # rig emulates: LAM and UAI with 4- and 5-level paging, one and two CPUs,
 # and a CPU without either.
 . "$(dirname "$0")/../lib/tap.sh"

@@ -1121,8 +1121,21 @@ struct pcpu_hot {
 	};
 };
 
+struct static_key_mod;
+
+struct jump_entry {
+	s32 code;
+	s32 target;
+	long int key;
+};
+
 struct static_key {
 	atomic_t enabled;
+	union {
+		long unsigned int type;
+		struct jump_entry *entries;
+		struct static_key_mod *next;
+	};
 };
 
 struct range {
@@ -19878,6 +19891,24 @@ struct legacy_pic {
 	void (*make_irq)(unsigned int);
 };
 
+enum jump_label_type {
+	JUMP_LABEL_NOP = 0,
+	JUMP_LABEL_JMP = 1,
+};
+
+union text_poke_insn {
+	u8 text[5];
+	struct {
+		u8 opcode;
+		s32 disp;
+	} __attribute__((packed));
+};
+
+struct jump_label_patch {
+	const void *code;
+	int size;
+};
+
 enum align_flags {
 	ALIGN_VA_32 = 1,
 	ALIGN_VA_64 = 2,
@@ -20080,14 +20111,6 @@ enum {
 
 struct tlb_state_shared {
 	bool is_lazy;
-};
-
-union text_poke_insn {
-	u8 text[5];
-	struct {
-		u8 opcode;
-		s32 disp;
-	} __attribute__((packed));
 };
 
 struct die_args {
@@ -38199,6 +38222,12 @@ struct map_info {
 	struct map_info *next;
 	struct mm_struct *mm;
 	long unsigned int vaddr;
+};
+
+struct static_key_deferred {
+	struct static_key key;
+	long unsigned int timeout;
+	struct delayed_work work;
 };
 
 typedef void (*xa_update_node_t)(struct xa_node *);
