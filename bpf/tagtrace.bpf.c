@@ -60,6 +60,17 @@ struct {
 	__type(value, __u64);
 } stats SEC(".maps");
 
+/*
+ * Names of untag call sites, filled once per site while untag events are
+ * streamed: the frontend prints them without reading /proc/kallsyms.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u64);
+	__type(value, struct tt_sym);
+} syms SEC(".maps");
+
 /* switch_mm_irqs_off entry state, per CPU (it runs with irqs off). */
 struct sw_start {
 	__u64 ts;
@@ -256,6 +267,13 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 	if (tagged == untagged || !wanted(tgid))
 		return 0;
 	count(tgid, TT_EV_UNTAG, mode, -1);
+	if ((targ_stream & (1U << TT_EV_UNTAG)) &&
+	    !bpf_map_lookup_elem(&syms, &caller)) {
+		struct tt_sym sym;
+
+		BPF_SNPRINTF(sym.name, sizeof(sym.name), "%pS", caller);
+		bpf_map_update_elem(&syms, &caller, &sym, BPF_NOEXIST);
+	}
 	emit(&r, TT_EV_UNTAG);
 	return 0;
 }

@@ -146,6 +146,13 @@ struct tt_hist {
 	__u64 sum;		/* in the histogram's unit (ns or us) */
 };
 
+/* The kernel's name for an untag call site, "%pS" of it: syms map value. */
+#define TT_SYM_LEN	64
+
+struct tt_sym {
+	char name[TT_SYM_LEN];
+};
+
 /* Global counters in an array map, index enum tt_stat. */
 enum tt_stat {
 	TT_STAT_DROPS,		/* ring buffer reserve failures */

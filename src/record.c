@@ -13,6 +13,19 @@ const struct tt_record *tt_record_decode(const void *data, size_t size)
 	return r;
 }
 
+/* The untag caller's name, or NULL when neither resolver knows it. */
+static const char *caller_name(const struct tt_fmt *fmt, __u64 addr,
+			       char *buf, size_t len)
+{
+	const char *name = NULL;
+
+	if (fmt->resolve)
+		name = fmt->resolve(fmt->resolve_ctx, addr, buf, len);
+	if (!name && fmt->ksyms)
+		name = ksyms_format(fmt->ksyms, addr, buf, len);
+	return name;
+}
+
 void tt_record_header(FILE *out)
 {
 	fprintf(out, "%-11s %-3s %-7s %-7s %-15s %-6s %s\n", "TIME(s)", "CPU",
@@ -35,11 +48,12 @@ static void text_details(FILE *out, const struct tt_record *r,
 			tt_mode_name(r->ctrl.mode), (long long)r->ctrl.ret);
 		break;
 	case TT_EV_UNTAG:
+		if (!caller_name(fmt, r->untag.caller, sym, sizeof(sym)))
+			snprintf(sym, sizeof(sym), "0x%llx",
+				 (unsigned long long)r->untag.caller);
 		fprintf(out, "0x%llx -> 0x%llx %s %s",
 			(unsigned long long)r->untag.tagged,
-			(unsigned long long)r->untag.untagged,
-			ksyms_format(fmt->ksyms, r->untag.caller, sym,
-				     sizeof(sym)),
+			(unsigned long long)r->untag.untagged, sym,
 			tt_mode_name(r->untag.mode));
 		break;
 	case TT_EV_SWITCH:
@@ -98,10 +112,8 @@ static void json_fields(struct json *j, const struct tt_record *r,
 		json_khex(j, "tagged", r->untag.tagged);
 		json_khex(j, "untagged", r->untag.untagged);
 		json_khex(j, "caller", r->untag.caller);
-		if (fmt->ksyms)
-			json_kstr(j, "caller_sym",
-				  ksyms_format(fmt->ksyms, r->untag.caller, sym,
-					       sizeof(sym)));
+		if (caller_name(fmt, r->untag.caller, sym, sizeof(sym)))
+			json_kstr(j, "caller_sym", sym);
 		json_kstr(j, "mode", tt_mode_name(r->untag.mode));
 		break;
 	case TT_EV_SWITCH:

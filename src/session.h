@@ -36,6 +36,7 @@ int tt_session_procs_fd(const struct tt_session *s);
 int tt_session_read_hists(const struct tt_session *s,
 			  struct tt_hist_entry *out);
 int tt_session_events_fd(const struct tt_session *s);
+int tt_session_syms_fd(const struct tt_session *s);
 void tt_session_close(struct tt_session *s);
 
 #endif /* TT_SESSION_H */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "commands.h"
 #include "record.h"
@@ -31,41 +32,56 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Kernel symbols for untag callers, when untag events are shown. */
-static struct ksyms *load_ksyms(const struct tt_env *env)
+/*
+ * Untag callers by name: BPF fills the syms map with the kernel's "%pS"
+ * of each call site, once; /proc/kallsyms (slow to read) is loaded only if
+ * a caller is missing there, the map being full.
+ */
+struct resolver {
+	int syms_fd;
+	bool kallsyms_tried;
+	struct ksyms *ksyms;
+};
+
+static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 {
-	struct ksyms *ks;
+	struct resolver *rs = ctx;
+	struct tt_sym sym;
 	FILE *f;
 
-	if (!(env->events & (1U << TT_EV_UNTAG)))
-		return NULL;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f) {
-		fprintf(stderr, "tagtrace: no /proc/kallsyms (%s): untag callers stay addresses\n",
-			strerror(errno));
-		return NULL;
+	if (!bpf_map_lookup_elem(rs->syms_fd, &addr, &sym)) {
+		sym.name[TT_SYM_LEN - 1] = 0;
+		sym.name[strcspn(sym.name, "/")] = 0;	/* "+0xoff/0xsize" */
+		snprintf(buf, len, "%s", sym.name);
+		return buf;
 	}
-	ks = ksyms_load(f);
-	fclose(f);
-	if (!ks)
-		fprintf(stderr, "tagtrace: no kernel symbols readable: untag callers stay addresses\n");
-	return ks;
+	if (!rs->kallsyms_tried) {
+		rs->kallsyms_tried = true;
+		f = fopen("/proc/kallsyms", "r");
+		rs->ksyms = f ? ksyms_load(f) : NULL;
+		if (f)
+			fclose(f);
+		if (!rs->ksyms)
+			fprintf(stderr, "tagtrace: no kernel symbols readable: untag callers stay addresses\n");
+	}
+	return rs->ksyms ? ksyms_format(rs->ksyms, addr, buf, len) : NULL;
 }
 
 int tt_trace_run(struct tt_session *s, const struct tt_env *env)
 {
+	struct resolver rs = { .syms_fd = tt_session_syms_fd(s) };
 	struct trace_ctx t = { .env = env };
-	struct ksyms *ks = load_ksyms(env);
 	struct ring_buffer *rb;
 	__u64 deadline = 0;
 	int err = 0;
 
-	t.fmt.ksyms = ks;
+	t.fmt.resolve = resolve;
+	t.fmt.resolve_ctx = &rs;
 	rb = ring_buffer__new(tt_session_events_fd(s), on_record, &t, NULL);
 	if (!rb) {
 		fprintf(stderr, "tagtrace: cannot map the ring buffer: %s\n",
 			strerror(errno));
-		ksyms_free(ks);
+		ksyms_free(rs.ksyms);
 		return -1;
 	}
 	/* Times count from the attach: the first events may predate us. */
@@ -104,6 +120,6 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env)
 		fprintf(stderr, "tagtrace: %llu malformed records skipped\n",
 			(unsigned long long)t.bad);
 	ring_buffer__free(rb);
-	ksyms_free(ks);
+	ksyms_free(rs.ksyms);
 	return err;
 }

@@ -22,7 +22,7 @@ startup()
 		$U 300 "untag 0x" bpftrace tests/bench/stream.bt | sed -n "s/until_s=/bt_startup_$i=/p"
 	done
 	kill $gen
-	wait $gen 2> /dev/null
+	wait $gen 2> /dev/null || true
 }
 
 # start MARKER CMD...: CMD in the background (pid in $p), once its output
