@@ -37,22 +37,31 @@ static int on_record(void *ctx, void *data, size_t size)
  * of each call site, once; /proc/kallsyms (slow to read) is loaded only if
  * a caller is missing there, the map being full.
  */
+#define SYM_CACHE 64	/* direct-mapped: a storm has few call sites */
+
 struct resolver {
 	int syms_fd;
 	bool kallsyms_tried;
 	struct ksyms *ksyms;
+	__u64 addr[SYM_CACHE];
+	struct tt_sym name[SYM_CACHE];
 };
 
 static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 {
 	struct resolver *rs = ctx;
-	struct tt_sym sym;
+	unsigned int i = (addr ^ addr >> 6) % SYM_CACHE;
+	struct tt_sym *sym = &rs->name[i];
 	FILE *f;
 
-	if (!bpf_map_lookup_elem(rs->syms_fd, &addr, &sym)) {
-		sym.name[TT_SYM_LEN - 1] = 0;
-		sym.name[strcspn(sym.name, "/")] = 0;	/* "+0xoff/0xsize" */
-		snprintf(buf, len, "%s", sym.name);
+	if (rs->addr[i] != addr &&
+	    !bpf_map_lookup_elem(rs->syms_fd, &addr, sym)) {
+		sym->name[TT_SYM_LEN - 1] = 0;
+		sym->name[strcspn(sym->name, "/")] = 0; /* "+0xoff/0xsize" */
+		rs->addr[i] = addr;
+	}
+	if (rs->addr[i] == addr) {
+		snprintf(buf, len, "%s", sym->name);
 		return buf;
 	}
 	if (!rs->kallsyms_tried) {
@@ -69,12 +78,13 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 
 int tt_trace_run(struct tt_session *s, const struct tt_env *env)
 {
-	struct resolver rs = { .syms_fd = tt_session_syms_fd(s) };
+	static struct resolver rs;
 	struct trace_ctx t = { .env = env };
 	struct ring_buffer *rb;
 	__u64 deadline = 0;
 	int err = 0;
 
+	rs.syms_fd = tt_session_syms_fd(s);
 	t.fmt.resolve = resolve;
 	t.fmt.resolve_ctx = &rs;
 	rb = ring_buffer__new(tt_session_events_fd(s), on_record, &t, NULL);
