@@ -52,7 +52,7 @@ kernel-debug: deps
 		"15 min cold" $(BUILD)/logs/kernel-debug.log -- scripts/kernel.sh debug
 
 ## check-debug      the kernel tests on the debug kernel; fails on any splat
-check-debug: rig kernel-debug
+check-debug: rig tagtrace kernel-debug
 	$(Q)prove --exec '' --merge -v tests/kernel/debug-suite.sh
 
 ## qemu             QEMU 7.2 + tests/vm/qemu/*.patch (LAM/UAI emulation), ~6 min cold
