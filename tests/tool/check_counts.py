@@ -44,7 +44,7 @@ def workload(d):
 
 
 def tracefs_counts(d):
-    """(pid, kind) -> count, and the pids that ran as tagged_workload."""
+    """(pid, kind) -> count, and the pids of the workload's processes."""
     counts, pids = Counter(), set()
     with open(f"{d}/tracefs.txt") as f:
         for line in f:
@@ -53,7 +53,9 @@ def tracefs_counts(d):
                 continue
             pid = int(m.group(2))
             counts[pid, TRACEFS_KIND[m.group(3)]] += 1
-            if m.group(1).strip() == "tagged_workload":
+            # tracefs names a task by its latest comm: the workload's
+            # last enabler exec()s true.
+            if m.group(1).strip() in ("tagged_workload", "true"):
                 pids.add(pid)
     return counts, pids
 
