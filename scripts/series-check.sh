@@ -2,7 +2,9 @@
 # Prove every patch of kernel/series/ on its own: apply them one at a time
 # to a scratch worktree (build/linux-check), build bzImage after each, run
 # checkpatch --strict on each, and compile the arm64 side of any patch that
-# touches arch/arm64 with Debian's aarch64 cross compiler.
+# touches arch/arm64 with Debian's aarch64 cross compiler, and build the
+# kselftests a patch touches (x86, mm/tags) against the tree's own headers,
+# failing on any compiler warning in the files the patch changes.
 # Long (a full kernel rebuild per patch that changes a widely included
 # header); not part of `make check`. Prints one line per patch.
 set -euo pipefail
@@ -30,6 +32,7 @@ fail=0
 for p in "$top"/kernel/series/*.patch; do
 	n=$(basename "$p" .patch)
 	git -C "$tree" am -q --keep-cr "$p"
+	t0=$SECONDS
 	if make -C "$tree" -j"$(nproc)" CC="ccache gcc" bzImage > "$logs/$n.x86.log" 2>&1; then
 		x86=ok
 	else
@@ -52,6 +55,28 @@ for p in "$top"/kernel/series/*.patch; do
 			arm64=FAIL; fail=1
 		fi
 	fi
-	printf '%-70s x86:%-4s arm64:%-4s checkpatch:%s\n' "$n" "$x86" "$arm64" "$cp"
+	kst=-
+	targets=$(grep -o '^+++ b/tools/testing/selftests/.*/[^/]*$' "$p" |
+		  sed 's|^+++ b/tools/testing/selftests/||; s|/[^/]*$||' |
+		  grep -v '^arm64' | sort -u | tr '\n' ' ' || true)
+	if [ -n "$targets" ]; then
+		srcs=$(grep -o '^+++ b/tools/testing/selftests/.*\.c$' "$p" |
+		       sed 's|^+++ b/tools/testing/selftests/||' || true)
+		kst=ok
+		if make -C "$tree" -s headers > "$logs/$n.kselftest.log" 2>&1 &&
+		   make -C "$tree/tools/testing/selftests" TARGETS="$targets" \
+			>> "$logs/$n.kselftest.log" 2>&1; then
+			for s in $srcs; do
+				if grep -qE "(^|/)${s##*/}:[0-9]+:[0-9]+: warning:" \
+					"$logs/$n.kselftest.log"; then
+					kst=WARN; fail=1
+				fi
+			done
+		else
+			kst=FAIL; fail=1
+		fi
+	fi
+	printf '%-56s x86:%-4s arm64:%-4s kselftest:%-4s checkpatch:%-2s %4ds\n' \
+		"$n" "$x86" "$arm64" "$kst" "$cp" $((SECONDS - t0))
 done
 exit $fail
