@@ -153,6 +153,17 @@ static __u32 wanted_events(const struct tt_env *env)
 
 static int session_open(struct tt_session *s, const struct tt_env *env);
 
+/* The kernel refused the programs at @step: say so, and allow a retry. */
+static int bpf_failed(struct tt_session *s, const struct tt_env *env,
+		      const char *step, int ret)
+{
+	s->load_failed = true;
+	fprintf(stderr, "tagtrace: cannot %s the BPF programs: %s%s\n",
+		step, strerror(-ret),
+		env->verbose ? "" : " (-v shows libbpf's log)");
+	return ret;
+}
+
 /*
  * With -A auto, a kernel that refuses the BTF-typed programs (tp_btf,
  * fentry) gets their raw_tp and kprobe twins.
@@ -222,22 +233,12 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 
 	t1 = tt_now_ns();
 	ret = tagtrace_bpf__load(s->skel);
-	if (ret) {
-		s->load_failed = true;
-		fprintf(stderr, "tagtrace: cannot load the BPF programs: %s%s\n",
-			strerror(-ret), env->verbose ? "" :
-			" (-v shows libbpf's log)");
-		return ret;
-	}
+	if (ret)
+		return bpf_failed(s, env, "load", ret);
 	t2 = s->attach_ns = tt_now_ns();
 	ret = tagtrace_bpf__attach(s->skel);
-	if (ret) {
-		s->load_failed = true;
-		fprintf(stderr, "tagtrace: cannot attach the BPF programs: %s%s\n",
-			strerror(-ret), env->verbose ? "" :
-			" (-v shows libbpf's log)");
-		return ret;
-	}
+	if (ret)
+		return bpf_failed(s, env, "attach", ret);
 	if (env->verbose)
 		fprintf(stderr, "tagtrace: probe+open %.0f ms, load %.0f ms, attach %.0f ms\n",
 			(t1 - t0) / 1e6, (t2 - t1) / 1e6,

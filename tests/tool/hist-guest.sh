@@ -5,9 +5,7 @@
 # in the same run writes strict OpenMetrics equal to its --json. TAP.
 . tests/tool/lib-guest.sh
 
-echo 0 > $T/tracing_on
-echo > $T/trace
-echo 8192 > $T/buffer_size_kb
+tracefs_reset
 echo 'p:tt_switch_mm switch_mm_irqs_off' > $T/kprobe_events
 echo 'comm == "tagged_workload"' > $T/events/kprobes/tt_switch_mm/filter
 echo 1 > $T/events/kprobes/tt_switch_mm/enable

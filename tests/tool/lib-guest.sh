@@ -27,11 +27,18 @@ tracefs_events()
 	done
 }
 
-tracefs_start()
+# tracefs_reset: tracing off, the buffer empty and large enough.
+tracefs_reset()
 {
 	echo 0 > $T/tracing_on
 	echo > $T/trace
 	echo 8192 > $T/buffer_size_kb
+}
+
+# tracefs_start: record every tagged_addr event from now on.
+tracefs_start()
+{
+	tracefs_reset
 	tracefs_events 1
 	echo 1 > $T/tracing_on
 }
