@@ -19,7 +19,7 @@ else
 Q := @
 endif
 
-.PHONY: tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug check-debug qemu rig check check-rig \
+.PHONY: tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug series-check check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -49,7 +49,11 @@ kernel-notrace: deps
 ## kernel-debug     the series with KASAN, PROVE_LOCKING, DEBUG_VM (build/linux-debug)
 kernel-debug: deps
 	$(Q)$(STEP) kernel-debug "guest kernel with KASAN, lockdep and DEBUG_VM" \
-		"15 min cold" $(BUILD)/logs/kernel-debug.log -- scripts/kernel.sh debug
+		"30 min cold, 2 min cached" $(BUILD)/logs/kernel-debug.log -- scripts/kernel.sh debug
+
+## series-check     build the series one patch at a time; checkpatch, arm64, kselftests
+series-check: kernel kernel-upstream
+	$(Q)scripts/series-check.sh
 
 ## check-debug      the kernel tests on the debug kernel; fails on any splat
 check-debug: rig tagtrace kernel-debug
