@@ -8,6 +8,9 @@
 # build the whole series without CONFIG_ADDRESS_MASKING.
 # Long (a full kernel rebuild per patch that changes a widely included
 # header); not part of `make check`. Prints one line per patch.
+# SERIES_RESUME=N starts proving at patch N, keeping build/linux-check as an
+# earlier run left it if it holds patches 1..N-1 or 1..N (else it applies
+# 1..N-1 unbuilt): for a run cut short.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,6 +19,8 @@ export KBUILD_BUILD_USER=tagtrace KBUILD_BUILD_HOST=rig
 up=$build/linux-upstream
 tree=$build/linux-check
 arm=$build/linux-check-arm64
+arm_src=$build/linux-check-src	# clean source for O= builds
+resume=${SERIES_RESUME:-1}
 logs=$build/logs/series-check
 mkdir -p "$logs"
 
@@ -24,20 +29,35 @@ if [ ! -d "$tree" ]; then
 	git -C "$up" worktree prune
 	git -C "$up" worktree add -q --detach "$tree" refs/tags/upstream
 fi
+# The x86 builds are in-tree; arch/arm64 builds need a clean source tree.
+if [ ! -d "$arm_src" ]; then
+	git -C "$up" worktree prune
+	git -C "$up" worktree add -q --detach "$arm_src" refs/tags/upstream
+fi
 git -C "$tree" am --abort > /dev/null 2>&1 || true
-git -C "$tree" reset -q --hard refs/tags/upstream
-# The guest kernel's configuration without debug info and BTF: they cost
-# a third of each build and decide nothing about whether a patch builds.
-cp "$build/linux/.config" "$tree/.config"
-"$tree/scripts/config" --file "$tree/.config" --disable DEBUG_INFO \
-	--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_BTF \
-	--enable DEBUG_INFO_NONE
-make -C "$tree" -s olddefconfig
+applied=$(git -C "$tree" rev-list --count refs/tags/upstream..HEAD)
+if [ "$resume" -le 1 ] || [ ! -f "$tree/.config" ] ||
+   [ "$applied" -lt $((resume - 1)) ] || [ "$applied" -gt "$resume" ]; then
+	git -C "$tree" reset -q --hard refs/tags/upstream
+	applied=0
+	# The guest kernel's configuration without debug info and BTF: they
+	# cost a third of each build and decide nothing about whether a
+	# patch builds.
+	cp "$build/linux/.config" "$tree/.config"
+	"$tree/scripts/config" --file "$tree/.config" --disable DEBUG_INFO \
+		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
+		--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE
+	make -C "$tree" -s olddefconfig
+fi
 
 fail=0
 for p in "$top"/kernel/series/*.patch; do
 	n=$(basename "$p" .patch)
-	git -C "$tree" am -q --keep-cr "$p"
+	num=$((10#${n%%-*}))
+	if [ "$num" -gt "$applied" ]; then
+		git -C "$tree" am -q --keep-cr "$p"
+	fi
+	[ "$num" -ge "$resume" ] || continue
 	t0=$SECONDS
 	if make -C "$tree" -j"$(nproc)" CC="ccache gcc" bzImage > "$logs/$n.x86.log" 2>&1; then
 		x86=ok
@@ -52,12 +72,14 @@ for p in "$top"/kernel/series/*.patch; do
 	     grep -cE 'ERROR|WARNING|CHECK' || true)
 	arm64=-
 	if grep -q '^+++ b/arch/arm64/' "$p"; then
+		git -C "$arm_src" checkout -q --detach "$(git -C "$tree" rev-parse HEAD)"
 		[ -f "$arm/.config" ] ||
-			make -C "$tree" -s O="$arm" ARCH=arm64 \
-				CROSS_COMPILE=aarch64-linux-gnu- defconfig > /dev/null
+			make -C "$arm_src" -s O="$arm" ARCH=arm64 \
+				CROSS_COMPILE=aarch64-linux-gnu- defconfig \
+				> "$logs/$n.arm64.log" 2>&1 || true
 		objs=$(grep -o '^+++ b/arch/arm64/.*\.c$\|^+++ b/kernel/.*\.c$' "$p" |
 		       sed 's|^+++ b/||; s|\.c$|.o|' | tr '\n' ' ')
-		if make -C "$tree" O="$arm" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		if make -C "$arm_src" O="$arm" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 			CC="ccache aarch64-linux-gnu-gcc" -j"$(nproc)" $objs \
 			> "$logs/$n.arm64.log" 2>&1; then
 			arm64=ok
