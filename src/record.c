@@ -13,17 +13,12 @@ const struct tt_record *tt_record_decode(const void *data, size_t size)
 	return r;
 }
 
-/* The untag caller's name, or NULL when neither resolver knows it. */
+/* The untag caller's name, or NULL when no resolver knows it. */
 static const char *caller_name(const struct tt_fmt *fmt, __u64 addr,
 			       char *buf, size_t len)
 {
-	const char *name = NULL;
-
-	if (fmt->resolve)
-		name = fmt->resolve(fmt->resolve_ctx, addr, buf, len);
-	if (!name && fmt->ksyms)
-		name = ksyms_format(fmt->ksyms, addr, buf, len);
-	return name;
+	return fmt->resolve ? fmt->resolve(fmt->resolve_ctx, addr, buf, len) :
+			      NULL;
 }
 
 void tt_record_header(FILE *out)

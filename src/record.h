@@ -6,16 +6,14 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "env.h"
-#include "ksyms.h"
 
 /* A kernel address's "symbol+0xoff" into buf, or NULL when unknown. */
 typedef const char *(*tt_resolve_fn)(void *ctx, __u64 addr, char *buf,
 				     size_t len);
 
 struct tt_fmt {
-	tt_resolve_fn resolve;		/* untag callers: tried first */
+	tt_resolve_fn resolve;		/* names untag callers, when set */
 	void *resolve_ctx;
-	const struct ksyms *ksyms;	/* then these, when set */
 	__u64 start_ns;			/* text times are relative to it */
 };
 

@@ -6,6 +6,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "commands.h"
+#include "ksyms.h"
 #include "record.h"
 
 struct trace_ctx {

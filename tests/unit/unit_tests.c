@@ -1002,8 +1002,9 @@ static void test_record_decode(void)
 
 static void test_record_json(struct ksyms *ks)
 {
-	struct tt_fmt plain = { .ksyms = NULL, .start_ns = 0 };
-	struct tt_fmt sym = { .ksyms = ks, .start_ns = 0 };
+	struct tt_fmt plain = { .start_ns = 0 };
+	struct tt_fmt sym = { .resolve = ksyms_resolve, .resolve_ctx = ks,
+			      .start_ns = 0 };
 	struct tt_record r;
 
 	r = rec_ctrl();
@@ -1130,9 +1131,10 @@ static void test_record_json(struct ksyms *ks)
 
 static void test_record_text(struct ksyms *ks)
 {
-	struct tt_fmt plain = { .ksyms = NULL, .start_ns = 1000000000ULL };
-	struct tt_fmt sym = { .ksyms = ks, .start_ns = 1000000000ULL };
-	struct tt_fmt late = { .ksyms = NULL, .start_ns = 3000000000ULL };
+	struct tt_fmt plain = { .start_ns = 1000000000ULL };
+	struct tt_fmt sym = { .resolve = ksyms_resolve, .resolve_ctx = ks,
+			      .start_ns = 1000000000ULL };
+	struct tt_fmt late = { .start_ns = 3000000000ULL };
 	struct tt_record r;
 	struct mem m;
 	char *row;
