@@ -69,8 +69,11 @@ if [ "$tree" != "$up" ]; then
 fi
 
 # Config: tinyconfig plus our fragments, regenerated when a fragment changes.
+# A later fragment overrides an earlier one (upstream/ turns KALLSYMS_ALL off).
 frags=("$top"/kernel/config/*.config)
-[ "$variant" = debug ] && frags+=("$top"/kernel/config/debug/*.config)
+case $variant in
+debug|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
+esac
 cfgsum=$(sum_files "${frags[@]}")
 if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
    [ ! -f "$tree/.config" ]; then
@@ -88,7 +91,8 @@ if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
 		fi
 		echo "kernel: $line was asked for but .config disagrees" >&2
 		bad=1
-	done < <(grep -h '^CONFIG_' "${frags[@]}")
+	done < <(grep -h '^CONFIG_' "${frags[@]}" |
+		 awk -F= '{ last[$1] = $0 } END { for (o in last) print last[o] }')
 	[ $bad -eq 0 ] || exit 1
 	echo "$cfgsum" > "$tree/.tagtrace-config"
 fi
