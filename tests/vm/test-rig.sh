@@ -23,11 +23,18 @@ is "$out" "[one two][][it's]" "arguments keep their spaces and quotes"
 out=$(TAGTRACE_RIG_PROBE=42 "$rig" -- sh -c 'echo $TAGTRACE_RIG_PROBE' 2>/dev/null)
 is "$out" 42 "the environment reaches the command"
 
-out=$("$rig" -- sh -c "touch '$top/build/vm/ro-probe' 2>&1; echo 1 > /tmp/w && cat /tmp/w; id -u")
-case $out in
-*"Read-only file system"*1*0) ok 0 "host root is read-only, /tmp writable, CMD runs as root" ;;
-*) ok 1 "host root is read-only, /tmp writable, CMD runs as root" "$out" ;;
-esac
+# One fact per line, each asserted whole: a loose pattern over the lot also
+# matched a shell's own "cannot create" message for /tmp.
+rm -f "$top/build/vm/ro-probe"
+out=$("$rig" -- sh -c "touch '$top/build/vm/ro-probe' 2>/tmp/e; echo \"touch \$?\";
+	cat /tmp/e; echo 1 > /tmp/w; echo \"write \$?\"; cat /tmp/w; id -u" 2>&1)
+mapfile -t line <<< "$out"
+is "${line[0]}" "touch 1" "touching the host root fails in the guest"
+is "${line[1]}" "touch: cannot touch '$top/build/vm/ro-probe': Read-only file system" \
+	"because the host root is read-only"
+[ ! -e "$top/build/vm/ro-probe" ]; ok $? "and nothing reached the host"
+is "${line[2]}:${line[3]}" "write 0:1" "/tmp is writable"
+is "${line[4]}:${#line[@]}" "0:5" "CMD runs as root"
 
 start=$(date +%s)
 "$rig" --timeout 8 -- sleep 600 > /dev/null 2>&1; rc=$?
@@ -41,6 +48,49 @@ case $err in
 *"guest kernel panicked"*"Kernel panic"*) ok 0 "the panic is reported with its text" ;;
 *) ok 1 "the panic is reported with its text" "$err" ;;
 esac
+
+# Splats: what the rig counts as one, on lines in the kernel's own formats.
+. "$top/tests/vm/splat.sh"
+sample=$(mktemp)
+while IFS='|' read -r want line; do
+	printf '%s\n' "$line" > "$sample"
+	got=no; [ -n "$(splat_first "$sample")" ] && got=yes
+	is "$got" "$want" "splat? $line"
+done <<'LINES'
+yes|------------[ cut here ]------------
+yes|[    2.345678] WARNING: CPU: 0 PID: 41 at drivers/misc/lkdtm/bugs.c:93 lkdtm_WARNING+0x11/0x20
+yes|BUG: KASAN: slab-use-after-free in tagged_addr_enable+0x2c/0x90
+yes|BUG: sleeping function called from invalid context at mm/gup.c:1234
+yes|WARNING: possible circular locking dependency detected
+yes|Oops: general protection fault, probably for non-canonical address 0xdead000000000100: 0000 [#1] SMP
+yes|kernel BUG at mm/mmap.c:123!
+yes|UBSAN: shift-out-of-bounds in arch/x86/mm/tlb.c:100:2
+yes|INFO: task kworker/0:1:12 blocked for more than 120 seconds.
+no|traps: tagged-deref[45] general protection fault ip:401136 sp:7ffc5a0e7c40 error:0 in tagged-deref[401000+1000]
+no|traps: tagged-deref[46] stack segment ip:401136 sp:7ffc5a0e7c40 error:0 in tagged-deref[401000+1000]
+no|prog[51]: segfault at 0 ip 0000000000401136 sp 00007ffe5a0e7c40 error 4 in prog[401000+1000]
+no|tagtrace-init: exit 0
+LINES
+rm -f "$sample"
+
+# A real WARN from the kernel (lkdtm) fails a run whose command passed.
+provoke='echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT'
+err=$("$rig" -- sh -c "$provoke; exit 0" 2>&1 >/dev/null); rc=$?
+is "$rc" 253 "a kernel WARN during the command exits 253"
+case $err in
+*"logged a splat (CMD exited 0)"*"WARNING: CPU:"*"lkdtm_WARNING"*) ok 0 "the splat is printed with where it came from" ;;
+*) ok 1 "the splat is printed with where it came from" "$err" ;;
+esac
+"$rig" --allow-splat -- sh -c "$provoke; exit 3" > /dev/null 2>&1
+is "$?" 3 "--allow-splat keeps the command's own status"
+
+# A user process's unhandled #GP is logged by the kernel, but is no splat.
+"$rig" -- python3 -c 'import ctypes; ctypes.string_at(0x0100000000001000, 1)' > /dev/null 2>&1
+is "$?" 139 "a user #GP (SIGSEGV, logged as traps:) is the command's status, not a splat"
+
+out=$("$rig" --append 'tagtrace.probe=42' -- cat /proc/cmdline 2>/dev/null)
+case $out in *" tagtrace.probe=42"*) ok 0 "--append reaches the kernel command line" ;;
+*) ok 1 "--append reaches the kernel command line" "$out" ;; esac
 
 # An ELF program is no kernel: QEMU refuses it, the guest never starts.
 err=$("$rig" --timeout 60 --kernel /bin/true -- true 2>&1 >/dev/null); rc=$?
