@@ -12,6 +12,8 @@ KHDR    := $(KTREE)/usr-headers/include
 CC      := gcc
 CFLAGS  := -O2 -g -Wall -Wextra -Werror
 STEP    := scripts/step.sh
+# One id per top-level make run: scripts/timings.sh groups step times by it.
+export TT_RUN ?= $(shell date +%s.%N)
 
 ifeq ($(V),1)
 Q :=
@@ -19,7 +21,7 @@ else
 Q := @
 endif
 
-.PHONY: tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug series-check check-debug qemu rig check check-rig \
+.PHONY: guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug series-check check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -29,7 +31,8 @@ help:
 
 ## deps             install every Debian package the project needs (apt)
 deps:
-	$(Q)scripts/deps.sh
+	$(Q)t=$$(date +%s); scripts/deps.sh && \
+		scripts/timings.sh record deps $$(($$(date +%s) - t))
 
 ## kernel           guest kernel with kernel/series/ (build/linux), ~8 min cold
 kernel: deps
@@ -50,6 +53,16 @@ kernel-notrace: deps
 kernel-debug: deps
 	$(Q)$(STEP) kernel-debug "guest kernel with KASAN, lockdep and DEBUG_VM" \
 		"30 min cold, 2 min cached" $(BUILD)/logs/kernel-debug.log -- scripts/kernel.sh debug
+
+# What `make check` boots: both kernels one after the other (the second
+# reuses the first's ccache objects wherever the series changes nothing), and
+# QEMU beside them, where it fills the kernels' single-threaded phases
+# (unpacking, linking, BTF).
+guest-builds: deps
+	$(Q)$(MAKE) --no-print-directory -j2 kernels qemu
+
+kernels: kernel
+	$(Q)$(MAKE) --no-print-directory kernel-upstream
 
 ## series-check     build the series one patch at a time; checkpatch, arm64, kselftests
 series-check: kernel kernel-upstream
@@ -183,10 +196,13 @@ install: $(TOOL)/tagtrace
 	install -D -m 0644 doc/tagtrace.8 $(DESTDIR)$(PREFIX)/share/man/man8/tagtrace.8
 
 ## check            every test: host unit tests and guest tests (TAP, prove)
-check: deps kernel kernel-upstream qemu
-	$(Q)$(MAKE) --no-print-directory rig tagtrace $(UNIT)/unit_tests
-	$(Q)prove --exec '' --merge --timer $(UNIT)/unit_tests tests/vm/test-*.sh \
-		tests/kernel/test-*.sh tests/tool/test-*.sh
+check: guest-builds
+	$(Q)t=$$(date +%s); $(MAKE) --no-print-directory rig tagtrace $(UNIT)/unit_tests && \
+		scripts/timings.sh record "rig, tagtrace, unit" $$(($$(date +%s) - t))
+	$(Q)t=$$(date +%s); prove --exec '' --merge --timer $(UNIT)/unit_tests tests/vm/test-*.sh \
+		tests/kernel/test-*.sh tests/tool/test-*.sh; rc=$$?; \
+		scripts/timings.sh record "tests (prove)" $$(($$(date +%s) - t)); \
+		scripts/timings.sh report; exit $$rc
 
 ## check-tool       only tagtrace's tests: host unit tests, then in the guest
 check-tool: rig tagtrace $(UNIT)/unit_tests
@@ -205,7 +221,8 @@ check-kernel: rig
 	$(Q)prove --exec '' --merge -v tests/kernel/test-*.sh
 
 ## demo             boot a LAM guest: tagtrace traces a tagging allocator (< 1 min)
-demo: deps kernel qemu
+demo: deps
+	$(Q)$(MAKE) --no-print-directory -j2 kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig tagtrace
 	$(Q)tests/vm/run --cpu lam -- tests/tool/demo-guest.sh
 

@@ -38,6 +38,7 @@ else
 fi
 
 secs=$(($(date +%s) - start))
+"$(dirname "$0")/timings.sh" record "$name" "$secs"
 if [ $rc -ne 0 ]; then
 	echo "[$name] FAILED after ${secs}s (exit $rc); last lines of $log:" >&2
 	tail -n 25 "$log" | sed 's/^/    /' >&2
