@@ -78,7 +78,7 @@ qemu: deps
 		"6 min cold, 1 min cached" $(BUILD)/logs/qemu.log -- scripts/qemu.sh
 
 ## rig              the guest init and guest test programs (needs `make kernel`)
-rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/lam \
+rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/lam \
 	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until
@@ -88,6 +88,10 @@ $(VMBIN)/tagtrace-init: tests/vm/init.c
 	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
 
 $(VMBIN)/tagged-deref: tests/vm/tagged-deref.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/emul-paths: tests/vm/emul-paths.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

@@ -1,7 +1,10 @@
 #!/bin/bash
 # The patched QEMU emulates LAM and UAI: CPUID bits per --cpu, tagged
 # dereferences working under LAM (4- and 5-level paging) and faulting
-# without it, and the kernel's own LAM selftest.
+# without it, and the kernel's own LAM selftest; the address paths that
+# are not plain loads and stores (a tagged RSP through PUSH, CALL, PUSHF,
+# far CALL/RET and IRETQ, gathers with tagged elements, data breakpoints)
+# under LAM and UAI, each with 4- and 5-level paging (tests/vm/emul-paths.c).
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
@@ -10,5 +13,9 @@ tap_guest --cpu none -- $vm/tagged-deref none
 tap_guest --cpu uai -- $vm/tagged-deref uai
 tap_guest --cpu lam -- sh -c "$vm/tagged-deref lam && tests/vm/lam-selftest.sh $vm/lam"
 tap_guest --cpu lam --la57 -- sh -c "$vm/tagged-deref lam && tests/vm/lam-selftest.sh $vm/lam"
+tap_guest --cpu lam -- $vm/emul-paths lam
+tap_guest --cpu lam --la57 -- $vm/emul-paths lam
+tap_guest --cpu uai -- $vm/emul-paths uai
+tap_guest --cpu uai --la57 -- $vm/emul-paths uai
 
 tap_done
