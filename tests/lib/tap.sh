@@ -48,8 +48,8 @@ tap_guest()
 	rc=$?
 	while IFS= read -r line; do
 		# Guest programs number their own results; renumbering is ours.
-		if [[ $line =~ ^(not\ )?ok\ [0-9]+\ (.*)$ ]]; then
-			line="${BASH_REMATCH[1]}ok - ${BASH_REMATCH[2]}"
+		if [[ $line =~ ^(not\ )?ok\ [0-9]+\ (-\ )?(.*)$ ]]; then
+			line="${BASH_REMATCH[1]}ok - ${BASH_REMATCH[3]}"
 		fi
 		case $line in
 		"ok "*|"ok")
