@@ -225,7 +225,7 @@ soak: rig tagtrace
 
 ## clean            remove build products, keep the unpacked sources
 clean:
-	rm -rf $(VMBIN) $(BUILD)/logs
+	rm -rf $(VMBIN) $(TOOL) $(UNIT) $(BUILD)/logs
 
 ## distclean        remove build/ entirely (ccache in /var/cache/tagtrace stays)
 distclean:
