@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Log2 histograms as ASCII bars (libbpf-tools' style) and as JSON. */
 #include <string.h>
+#include "clock.h"
 #include "histfmt.h"
 #include "json.h"
 #include "names.h"
@@ -112,4 +113,61 @@ void tt_hist_sub(struct tt_hist *h, const struct tt_hist *old)
 		h->slots[i] -= old->slots[i];
 	h->count -= old->count;
 	h->sum -= old->sum;
+}
+
+static const struct tt_hist *find(const struct tt_hist_set *set,
+				  const struct tt_hist_key *key)
+{
+	int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (!memcmp(&set->e[i].key, key, sizeof(*key)))
+			return &set->e[i].hist;
+	return NULL;
+}
+
+void tt_hist_report(FILE *out, const struct tt_hist_report *rep,
+		    const struct tt_hist_set *cur,
+		    const struct tt_hist_set *prev)
+{
+	struct json j;
+	char when[16];
+	int i, shown = 0;
+
+	if (rep->json) {
+		json_begin(&j, out);
+		json_kuint(&j, "ts_ns", rep->ts_ns);
+		json_kdouble(&j, "interval_s", rep->interval_s);
+		json_kuint(&j, "uncounted", rep->uncounted);
+		json_key(&j, "histograms");
+		fputc('[', out);
+	} else {
+		fprintf(out, "\n%s\n", tt_clock_hms(rep->when, when,
+						    sizeof(when)));
+	}
+	for (i = 0; i < cur->nr; i++) {
+		const struct tt_hist_key *key = &cur->e[i].key;
+		const struct tt_hist *old = find(prev, key);
+		struct tt_hist h = cur->e[i].hist;
+
+		if (old)
+			tt_hist_sub(&h, old);
+		if (!h.count)
+			continue;
+		if (rep->json) {
+			if (shown)
+				fputc(',', out);
+			tt_hist_json(out, key, &h, rep->unit);
+		} else {
+			tt_hist_text(out, key, &h, rep->unit);
+		}
+		shown++;
+	}
+	if (rep->json) {
+		fputc(']', out);
+		json_end(&j);
+		fputc('\n', out);
+	} else if (!shown) {
+		fputs("no context switches\n", out);
+	}
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "commands.h"
+#include "clock.h"
 #include "names.h"
 #include "session.h"
 #include "tagtrace.skel.h"

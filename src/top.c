@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
+#include "clock.h"
 #include "commands.h"
 #include "openmetrics.h"
 #include "table.h"
@@ -83,10 +84,9 @@ static void report(const struct tt_session *s, const struct tt_env *env,
 		tt_table_json(stdout, cur, tt_now_ns(), interval, full);
 	} else {
 		char when[16];
-		time_t now = time(NULL);
 
-		strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-		printf("\n%s  %zu processes", when, cur->nr);
+		printf("\n%s  %zu processes",
+		       tt_clock_hms(time(NULL), when, sizeof(when)), cur->nr);
 		if (full)
 			printf("  %llu events uncounted (process map full)",
 			       (unsigned long long)full);
@@ -96,20 +96,24 @@ static void report(const struct tt_session *s, const struct tt_env *env,
 	fflush(stdout);
 }
 
-int tt_top_run(struct tt_session *s, const struct tt_env *env)
+int tt_top_run(struct tt_session *s, const struct tt_env *env,
+	       struct tt_stop *stop)
 {
 	struct tt_snapshot snaps[2] = {};
 	int fd = tt_session_procs_fd(s), cur = 0, err = 0;
 	long reports = 0;
-	__u64 last = tt_now_ns();
+	__u64 last = tt_now_ns(), due = last;
 
 	fprintf(stderr, "tagtrace: reporting every %g s; Ctrl-C to stop\n",
 		env->interval);
 	while (!err) {
 		__u64 now;
 
-		tt_sleep(env->interval);
+		due += (__u64)(env->interval * 1e9);
+		tt_stop_wait(stop, -1, due);
 		now = tt_now_ns();
+		if (due < now)	/* a slow report: do not hurry the next */
+			due = now;
 		/* A signal ends the run with one last, partial, report. */
 		err = snapshot(fd, &snaps[cur], &snaps[!cur]);
 		if (err) {
@@ -120,7 +124,7 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env)
 		last = now;
 		prune(fd, &snaps[cur]);
 		cur = !cur;
-		if (tt_exiting || (env->count && ++reports >= env->count))
+		if (tt_stop_due(stop) || (env->count && ++reports >= env->count))
 			break;
 	}
 	fprintf(stderr, "tagtrace: %llu events uncounted (process map full)\n",

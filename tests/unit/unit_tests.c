@@ -15,8 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "tap.h"
+#include "clock.h"
 #include "cli.h"
 #include "histfmt.h"
 #include "json.h"
@@ -24,6 +29,7 @@
 #include "names.h"
 #include "openmetrics.h"
 #include "record.h"
+#include "stop.h"
 #include "table.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -1687,12 +1693,242 @@ static void test_hist_text(void)
 	mem_free(&m);
 }
 
+static void hist_entry(struct tt_hist_set *set, int mode_from, int mode_to,
+		       int slot, __u64 n, __u64 sum)
+{
+	struct tt_hist_entry *e = &set->e[set->nr++];
+
+	memset(e, 0, sizeof(*e));
+	e->key.prev_mode = mode_from;
+	e->key.next_mode = mode_to;
+	e->hist.slots[slot] = n;
+	e->hist.count = n;
+	e->hist.sum = sum;
+}
+
+static void test_hist_report(void)
+{
+	static struct tt_hist_set prev, cur;
+	struct tt_hist_report rep = { .unit = "ns", .ts_ns = 7000000000ULL,
+				      .when = 3723, .interval_s = 1.5,
+				      .uncounted = 2 };
+	struct mem m;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	hist_entry(&prev, TT_MODE_NONE, TT_MODE_LAM_U57, 3, 4, 40);
+	hist_entry(&prev, TT_MODE_LAM_U57, TT_MODE_NONE, 2, 5, 25);
+	cur = prev;
+	cur.e[1].hist.slots[2] += 2;	/* lam_u57 -> none: 2 more */
+	cur.e[1].hist.count += 2;
+	cur.e[1].hist.sum += 11;
+	hist_entry(&cur, TT_MODE_UAI, TT_MODE_NONE, 0, 1, 1);	/* new */
+
+	tt_hist_report(mem_open(&m), &rep, &cur, &prev);
+	is_str(mem_text(&m),
+	       "\n01:02:03\n"
+	       "switch_mm lam_u57 -> none: 2 switches, mean 5.5 ns\n"
+	       "                      ns : count      distribution\n"
+	       "                  4 -> 7 : 2          "
+	       "|******************************|\n"
+	       "switch_mm uai -> none: 1 switches, mean 1.0 ns\n"
+	       "                      ns : count      distribution\n"
+	       "                  0 -> 1 : 1          "
+	       "|******************************|\n",
+	       "tt_hist_report: the interval's switches only, a transition without any left out, a new one whole");
+	mem_free(&m);
+
+	rep.json = true;
+	tt_hist_report(mem_open(&m), &rep, &cur, &prev);
+	is_str(mem_text(&m),
+	       "{\"ts_ns\":7000000000,\"interval_s\":1.500,\"uncounted\":2,"
+	       "\"histograms\":[{\"prev_mode\":\"lam_u57\",\"next_mode\":\"none\","
+	       "\"same_mm\":false,\"unit\":\"ns\",\"count\":2,\"sum\":11,"
+	       "\"mean\":5.500,\"buckets\":[{\"low\":4,\"high\":7,\"count\":2}]},"
+	       "{\"prev_mode\":\"uai\",\"next_mode\":\"none\",\"same_mm\":false,"
+	       "\"unit\":\"ns\",\"count\":1,\"sum\":1,\"mean\":1.000,"
+	       "\"buckets\":[{\"low\":0,\"high\":1,\"count\":1}]}]}\n",
+	       "tt_hist_report --json: one line, the interval's histograms");
+	mem_free(&m);
+
+	tt_hist_report(mem_open(&m), &rep, &prev, &prev);
+	is_str(mem_text(&m),
+	       "{\"ts_ns\":7000000000,\"interval_s\":1.500,\"uncounted\":2,"
+	       "\"histograms\":[]}\n",
+	       "tt_hist_report --json: a quiet interval, no histograms");
+	mem_free(&m);
+	rep.json = false;
+	tt_hist_report(mem_open(&m), &rep, &prev, &prev);
+	is_str(mem_text(&m), "\n01:02:03\nno context switches\n",
+	       "tt_hist_report: a quiet interval says so");
+	mem_free(&m);
+}
+
 static void test_histfmt(void)
 {
 	test_hist_bounds_title();
 	test_hist_sub();
 	test_hist_json();
 	test_hist_text();
+	test_hist_report();
+}
+
+/* ---- clock.c, stop.c ------------------------------------------------------ */
+
+static double since(__u64 t0)
+{
+	return (tt_now_ns() - t0) / 1e9;
+}
+
+static void test_clock(void)
+{
+	char buf[16];
+	__u64 a = tt_now_ns(), b = tt_now_ns();
+
+	ok(a && b >= a, "tt_now_ns: monotonic (%llu then %llu)",
+	   (unsigned long long)a, (unsigned long long)b);
+	setenv("TZ", "UTC", 1);
+	tzset();
+	is_str(tt_clock_hms(86399, buf, sizeof(buf)), "23:59:59",
+	       "tt_clock_hms: HH:MM:SS in TZ");
+	setenv("TZ", "UTC-2", 1);
+	tzset();
+	is_str(tt_clock_hms(0, buf, sizeof(buf)), "02:00:00",
+	       "tt_clock_hms: follows TZ");
+	setenv("TZ", "UTC", 1);
+	tzset();
+}
+
+static void test_stop_waits(void)
+{
+	struct tt_stop st;
+	int fds[2], ret;
+	__u64 t0;
+	double t;
+
+	is_int(tt_stop_open(&st), 0, "tt_stop_open");
+	ok(!tt_stop_due(&st), "tt_stop: nothing due at first");
+	t0 = tt_now_ns();
+	ret = tt_stop_wait(&st, -1, t0 + 100000000);
+	t = since(t0);
+	ok(ret == 0 && t >= 0.1 && t < 0.5,
+	   "tt_stop_wait: until 100 ms from now returns then (%d after %.3f s)",
+	   ret, t);
+	ok(!tt_stop_due(&st), "tt_stop: an until is not a stop");
+
+	if (pipe(fds))
+		die("pipe");
+	(void)!write(fds[1], "x", 1);
+	t0 = tt_now_ns();
+	ret = tt_stop_wait(&st, fds[0], t0 + 2000000000ULL);
+	ok(ret == 1 && since(t0) < 0.5,
+	   "tt_stop_wait: a readable fd returns 1 at once (%d)", ret);
+
+	tt_stop_set_deadline(&st, tt_now_ns() + 150000000);
+	t0 = tt_now_ns();
+	ret = tt_stop_wait(&st, -1, t0 + 5000000000ULL);
+	t = since(t0);
+	ok(ret == 0 && t >= 0.15 && t < 0.6,
+	   "tt_stop_wait: a deadline before until ends the wait (%.3f s)", t);
+	ok(tt_stop_due(&st), "tt_stop: due past the deadline");
+	tt_stop_set_deadline(&st, 0);
+	ok(!tt_stop_due(&st), "tt_stop: no deadline, no request: not due");
+
+	tt_stop_request(&st);
+	ok(tt_stop_due(&st), "tt_stop_request: due");
+	t0 = tt_now_ns();
+	ret = tt_stop_wait(&st, fds[0], t0 + 5000000000ULL);
+	ok(ret == 0 && since(t0) < 0.1,
+	   "tt_stop_wait: a stop wins over a readable fd, at once (%d)", ret);
+	close(fds[0]);
+	close(fds[1]);
+	tt_stop_close(&st);
+}
+
+/*
+ * In a child: catch signals, wait up to 5 s while another process sends
+ * SIGINT after 100 ms, report how long the wait took; then a second
+ * SIGINT must kill it.
+ */
+static void test_stop_signals(void)
+{
+	int fds[2], status;
+	double t = -1;
+	pid_t child, sender;
+
+	if (pipe(fds))
+		die("pipe");
+	child = fork();
+	if (child == 0) {
+		struct tt_stop st;
+		__u64 t0;
+
+		close(fds[0]);
+		alarm(5);	/* a child that would not die: SIGALRM */
+		if (tt_stop_open(&st) || tt_stop_catch_signals(&st))
+			_exit(3);
+		t0 = tt_now_ns();
+		tt_stop_wait(&st, -1, t0 + 5000000000ULL);
+		t = since(t0);
+		if (!tt_stop_due(&st))
+			t = -2;
+		(void)!write(fds[1], &t, sizeof(t));
+		/* The default action is back: this one kills. */
+		kill(getpid(), SIGINT);
+		pause();
+		_exit(4);
+	}
+	close(fds[1]);
+	sender = fork();
+	if (sender == 0) {
+		usleep(100000);
+		kill(child, SIGINT);
+		_exit(0);
+	}
+	if (read(fds[0], &t, sizeof(t)) != sizeof(t))
+		t = -3;
+	close(fds[0]);
+	waitpid(sender, NULL, 0);
+	waitpid(child, &status, 0);
+	ok(t >= 0.09 && t < 1,
+	   "tt_stop: SIGINT ends a 5 s wait when it comes (%.3f s)", t);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
+	   "tt_stop: a second SIGINT kills (status %#x)", status);
+}
+
+static void *request_later(void *arg)
+{
+	usleep(100000);
+	tt_stop_request(arg);
+	return NULL;
+}
+
+/* No signal interrupts the poll here: only the eventfd can wake it. */
+static void test_stop_thread(void)
+{
+	struct tt_stop st;
+	pthread_t th;
+	__u64 t0;
+	double t;
+
+	tt_stop_open(&st);
+	t0 = tt_now_ns();
+	if (pthread_create(&th, NULL, request_later, &st))
+		die("pthread_create");
+	tt_stop_wait(&st, -1, t0 + 5000000000ULL);
+	t = since(t0);
+	pthread_join(th, NULL);
+	ok(t >= 0.09 && t < 1,
+	   "tt_stop_wait: a request from another thread wakes it (%.3f s)", t);
+	tt_stop_close(&st);
+}
+
+static void test_stop(void)
+{
+	test_clock();
+	test_stop_waits();
+	test_stop_thread();
+	test_stop_signals();
 }
 
 /* ---- json.c: UTF-8 -------------------------------------------------------- */
@@ -2181,6 +2417,7 @@ int main(void)
 	test_record();
 	test_table();
 	test_histfmt();
+	test_stop();
 	test_openmetrics();
 	return tap_done();
 }
