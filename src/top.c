@@ -62,10 +62,20 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 {
 	static struct tt_hist_entry hists[TT_MAX_HISTS];
 	static int last_err;
-	int nr = tt_session_read_hists(s, hists), err;
+	struct tt_export x = {
+		.procs = cur,
+		.hists = hists,
+		.uncounted = uncounted,
+		.hist_src = s->hist_src,
+	};
+	int err;
 
-	uncounted += tt_session_stat(s, TT_STAT_HIST_FULL);
-	err = tt_openmetrics_file(env->openmetrics, cur, hists, nr, uncounted);
+	memcpy(x.src, s->src, sizeof(x.src));
+	if (s->hist_src != TT_SRC_NONE) {
+		x.nr_hists = tt_session_read_hists(s, hists);
+		x.uncounted += tt_session_stat(s, TT_STAT_HIST_FULL);
+	}
+	err = tt_openmetrics_file(env->openmetrics, &x);
 	if (err && err != last_err)
 		fprintf(stderr, "tagtrace: cannot write %s: %s\n",
 			env->openmetrics, strerror(-err));
@@ -81,7 +91,7 @@ static void report(const struct tt_session *s, const struct tt_env *env,
 	if (env->openmetrics)
 		export(s, env, cur, full);
 	if (env->json) {
-		tt_table_json(stdout, cur, tt_now_ns(), interval, full);
+		tt_table_json(stdout, cur, s->src, tt_now_ns(), interval, full);
 	} else {
 		char when[16];
 
@@ -91,7 +101,7 @@ static void report(const struct tt_session *s, const struct tt_env *env,
 			printf("  %llu events uncounted (process map full)",
 			       (unsigned long long)full);
 		putchar('\n');
-		tt_table_text(stdout, cur, MAX_TEXT_ROWS);
+		tt_table_text(stdout, cur, s->src, MAX_TEXT_ROWS);
 	}
 	fflush(stdout);
 }
