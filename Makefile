@@ -138,7 +138,7 @@ TOOL_SRCS := $(wildcard src/*.c)
 TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 # The pieces that need no kernel: what tests/unit/ links against.
 UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/ksyms.c \
-	src/clock.c src/stop.c \
+	src/clock.c src/stop.c src/caps.c \
 	src/table.c src/histfmt.c src/openmetrics.c src/btfstr.c
 PREFIX   ?= /usr/local
 

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include "tap.h"
 #include "clock.h"
+#include "caps.h"
 #include "cli.h"
 #include "histfmt.h"
 #include "json.h"
@@ -1975,6 +1976,21 @@ static void test_stop_thread(void)
 	tt_stop_close(&st);
 }
 
+static void test_caps(void)
+{
+	__u64 bpf = 1ULL << 39, perfmon = 1ULL << 38, admin = 1ULL << 21;
+
+	ok(tt_caps_enough(bpf | perfmon), "caps: CAP_BPF + CAP_PERFMON suffice");
+	ok(tt_caps_enough(admin), "caps: CAP_SYS_ADMIN suffices");
+	ok(!tt_caps_enough(bpf) && !tt_caps_enough(perfmon),
+	   "caps: CAP_BPF or CAP_PERFMON alone does not");
+	ok(!tt_caps_enough(0) && !tt_caps_enough(~(bpf | admin)),
+	   "caps: none, or everything but CAP_BPF and CAP_SYS_ADMIN, does not");
+	ok(tt_caps_enough(tt_caps_effective()) == (geteuid() == 0 || (tt_caps_effective() & admin)),
+	   "caps: this process's set read (%#llx, euid %d)",
+	   (unsigned long long)tt_caps_effective(), (int)geteuid());
+}
+
 static void test_stop(void)
 {
 	test_clock();
@@ -2597,6 +2613,7 @@ int main(void)
 	test_table();
 	test_histfmt();
 	test_stop();
+	test_caps();
 	test_openmetrics();
 	return tap_done();
 }
