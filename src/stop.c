@@ -48,10 +48,12 @@ void tt_stop_request(struct tt_stop *st)
 
 static void on_signal(int sig)
 {
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
 	(void)sig;
 	/* A second signal takes the default action: Ctrl-C twice kills. */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
 	tt_stop_request(signal_stop);
 }
 
