@@ -115,8 +115,12 @@ def check_histogram(fam, samples):
 
 def main():
     path, top_path = sys.argv[1:3]
-    with open(path) as f:
-        families, errors = parse(f.read())
+    try:
+        with open(path) as f:
+            families, errors = parse(f.read())
+    except OSError as e:
+        ok(False, f"{path.split('/')[-1]} was written", e)
+        return 1
     ok(not errors, f"{path.split('/')[-1]} is strict OpenMetrics", *errors[:10])
     with open(top_path) as f:
         last = [json.loads(x) for x in f][-1]

@@ -90,7 +90,7 @@ def main():
     ok(counts > 0 and counts == inf,
        f"switch histograms arrive: {int(counts)} switches, +Inf == _count")
     sources = {l["event"]: l["source"] for l, _ in series.get("tagtrace_source_info", [])}
-    ok(sources.get("untag") == last["sources"]["untag"] and len(sources) == 6,
+    ok(sources.get("untag") == last.get("sources", {}).get("untag") and len(sources) == 6,
        "tagtrace_source_info arrives for every event", sources)
     return 1 if tap.failed else 0
 

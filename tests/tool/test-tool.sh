@@ -17,6 +17,7 @@ tap_guest --cpu lam -- tests/tool/stop-guest.py
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/hist-guest.sh 3 100 200 8 5
 tap_guest --cpu lam --mem 1024 -- tests/tool/export-guest.sh 3 100 200 8 5
+tap_guest --cpu lam -- tests/tool/unknown-guest.sh
 for attach in auto raw; do
 	tap_guest --cpu lam --kernel $upstream -- \
 		tests/tool/fallback-guest.sh $attach 3 200 8 5
