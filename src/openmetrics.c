@@ -199,9 +199,9 @@ static FILE *open_temp(char *tmp)
 	if (!f) {
 		close(fd);
 		unlink(tmp);
-	}
-	else
+	} else {
 		fchmod(fd, 0644);	/* scrapers run as other users */
+	}
 	return f;
 }
 
