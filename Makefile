@@ -155,6 +155,7 @@ TOOL_SRCS := $(wildcard src/*.c)
 TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 # The pieces that need no kernel: what tests/unit/ links against.
 UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/ksyms.c \
+	src/clock.c src/stop.c src/caps.c \
 	src/table.c src/histfmt.c src/openmetrics.c src/btfstr.c
 PREFIX   ?= /usr/local
 
@@ -246,7 +247,7 @@ soak: rig tagtrace
 
 ## clean            remove build products, keep the unpacked sources
 clean:
-	rm -rf $(VMBIN) $(BUILD)/logs
+	rm -rf $(VMBIN) $(TOOL) $(UNIT) $(BUILD)/logs
 
 ## distclean        remove build/ entirely (ccache in /var/cache/tagtrace stays)
 distclean:

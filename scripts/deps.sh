@@ -9,6 +9,7 @@ pkgs=(
 	build-essential make gcc bc bison flex cpio kmod rsync xz-utils
 	libelf-dev zlib1g-dev libssl-dev dwarves ccache python3
 	clang llvm libbpf-dev bpftool bpftrace
+	prometheus-node-exporter prometheus iproute2
 	"linux-source-6.12=$LINUX_SOURCE_VERSION"
 	dpkg-dev ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev
 	libattr1-dev libcap-ng-dev libfdt-dev

@@ -44,7 +44,7 @@ static const struct argp_option trace_options[] = {
 	COMMON_OPTIONS,
 	{ "events", 'e', "LIST", 0,
 	  "Events to show: ctrl,untag,switch,fault,gp (default all)", 0 },
-	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
+	{ "duration", 'd', "SEC", 0, "Stop SEC seconds after attaching", 0 },
 	{ "ringbuf-size", OPT_RINGBUF, "BYTES", 0,
 	  "Ring buffer size, a power of two >= 4096; K and M suffixes (default 256K)",
 	  0 },
@@ -116,7 +116,8 @@ static const char usage[] =
 "  top     per-process table of tagging activity\n"
 "  hist    context-switch (switch_mm) latency histograms by mode transition\n"
 "\n"
-"'tagtrace COMMAND --help' lists a command's options. Needs root.\n";
+"'tagtrace COMMAND --help' lists a command's options.\n"
+"Needs root, or CAP_BPF and CAP_PERFMON.\n";
 
 struct state {
 	struct tt_env *env;
@@ -283,7 +284,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		if (st->next > 0 && st->next <= st->argc && !s->failed)
 			FAIL(st, "unknown option or missing value in '%s'",
 			     st->argv[st->next - 1]);
-		break;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -6,97 +6,41 @@
  * between reading and clearing.
  */
 #include <stdio.h>
-#include <string.h>
 #include <time.h>
+#include "clock.h"
 #include "commands.h"
 #include "histfmt.h"
-#include "json.h"
 
-struct hist_set {
-	struct tt_hist_entry e[TT_MAX_HISTS];
-	int nr;
-};
-
-static const struct tt_hist *find(const struct hist_set *set,
-				  const struct tt_hist_key *key)
+int tt_hist_run(struct tt_session *s, const struct tt_env *env,
+		struct tt_stop *stop)
 {
-	int i;
-
-	for (i = 0; i < set->nr; i++)
-		if (!memcmp(&set->e[i].key, key, sizeof(*key)))
-			return &set->e[i].hist;
-	return NULL;
-}
-
-static void report(const struct tt_env *env, const struct hist_set *cur,
-		   const struct hist_set *prev, double interval, __u64 lost)
-{
-	const char *unit = env->usec ? "us" : "ns";
-	struct json j;
-	int i, shown = 0;
-
-	if (env->json) {
-		json_begin(&j, stdout);
-		json_kuint(&j, "ts_ns", tt_now_ns());
-		json_kdouble(&j, "interval_s", interval);
-		json_kuint(&j, "uncounted", lost);
-		json_key(&j, "histograms");
-		putchar('[');
-	} else {
-		char when[16];
-		time_t now = time(NULL);
-
-		strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-		printf("\n%s\n", when);
-	}
-	for (i = 0; i < cur->nr; i++) {
-		const struct tt_hist_key *key = &cur->e[i].key;
-		const struct tt_hist *old = find(prev, key);
-		struct tt_hist h = cur->e[i].hist;
-
-		if (old)
-			tt_hist_sub(&h, old);
-		if (!h.count)
-			continue;
-		if (env->json) {
-			if (shown)
-				putchar(',');
-			tt_hist_json(stdout, key, &h, unit);
-		} else {
-			tt_hist_text(stdout, key, &h, unit);
-		}
-		shown++;
-	}
-	if (env->json) {
-		putchar(']');
-		json_end(&j);
-		putchar('\n');
-	} else if (!shown) {
-		puts("no context switches");
-	}
-	fflush(stdout);
-}
-
-int tt_hist_run(struct tt_session *s, const struct tt_env *env)
-{
-	static struct hist_set sets[2];
+	static struct tt_hist_set sets[2];
+	struct tt_hist_report rep = {
+		.json = env->json,
+		.unit = env->usec ? "us" : "ns",
+	};
 	int cur = 0;
-	__u64 last = tt_now_ns();
+	__u64 last = tt_now_ns(), due = last;
 	long reports = 0;
 
 	fprintf(stderr, "tagtrace: timing switch_mm_irqs_off, reporting every %g s; Ctrl-C to stop\n",
 		env->interval);
 	for (;;) {
-		__u64 now;
-
-		tt_sleep(env->interval);
-		now = tt_now_ns();
+		due += (__u64)(env->interval * 1e9);
+		tt_stop_wait(stop, -1, due);
+		rep.ts_ns = tt_now_ns();
+		if (due < rep.ts_ns)	/* a slow report: do not hurry the next */
+			due = rep.ts_ns;
+		/* A signal ends the run with one last, partial, report. */
 		sets[cur].nr = tt_session_read_hists(s, sets[cur].e);
-		report(env, &sets[cur], &sets[!cur], (now - last) / 1e9,
-		       tt_session_stat(s, TT_STAT_HIST_FULL));
-		last = now;
+		rep.when = time(NULL);
+		rep.interval_s = (rep.ts_ns - last) / 1e9;
+		rep.uncounted = tt_session_stat(s, TT_STAT_HIST_FULL);
+		tt_hist_report(stdout, &rep, &sets[cur], &sets[!cur]);
+		fflush(stdout);
+		last = rep.ts_ns;
 		cur = !cur;
-		if (tt_exiting || (env->count && ++reports >= env->count))
+		if (tt_stop_due(stop) || (env->count && ++reports >= env->count))
 			break;
 	}
 	return 0;

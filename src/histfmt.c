@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Log2 histograms as ASCII bars (libbpf-tools' style) and as JSON. */
 #include <string.h>
+#include "clock.h"
 #include "histfmt.h"
 #include "json.h"
 #include "names.h"
@@ -23,6 +24,21 @@ const char *tt_hist_title(const struct tt_hist_key *key, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Switches counted: the sum of the buckets, never h->count, which BPF
+ * adds to apart from the slot, so a reader can catch one without the
+ * other.
+ */
+static __u64 switches(const struct tt_hist *h)
+{
+	__u64 n = 0;
+	int i;
+
+	for (i = 0; i < TT_HIST_SLOTS; i++)
+		n += h->slots[i];
+	return n;
+}
+
 /* The used range of buckets: [0, *last], or none when empty. */
 static int last_used(const struct tt_hist *h)
 {
@@ -38,13 +54,12 @@ void tt_hist_text(FILE *out, const struct tt_hist_key *key,
 		  const struct tt_hist *h, const char *unit)
 {
 	int i, last = last_used(h), first = 0;
-	__u64 max = 0, low, high;
+	__u64 max = 0, low, high, n = switches(h);
 	char title[64], range[48];
 
 	fprintf(out, "switch_mm %s: %llu switches, mean %.1f %s\n",
 		tt_hist_title(key, title, sizeof(title)),
-		(unsigned long long)h->count,
-		h->count ? (double)h->sum / h->count : 0.0, unit);
+		(unsigned long long)n, n ? (double)h->sum / n : 0.0, unit);
 	if (last < 0)
 		return;
 	while (!h->slots[first])
@@ -71,7 +86,7 @@ void tt_hist_json(FILE *out, const struct tt_hist_key *key,
 		  const struct tt_hist *h, const char *unit)
 {
 	struct json j;
-	__u64 low, high;
+	__u64 low, high, n = switches(h);
 	int i, last = last_used(h);
 	bool first = true;
 
@@ -80,9 +95,9 @@ void tt_hist_json(FILE *out, const struct tt_hist_key *key,
 	json_kstr(&j, "next_mode", tt_mode_name(key->next_mode));
 	json_kbool(&j, "same_mm", key->same_mm);
 	json_kstr(&j, "unit", unit);
-	json_kuint(&j, "count", h->count);
+	json_kuint(&j, "count", n);
 	json_kuint(&j, "sum", h->sum);
-	json_kdouble(&j, "mean", h->count ? (double)h->sum / h->count : 0);
+	json_kdouble(&j, "mean", n ? (double)h->sum / n : 0);
 	json_key(&j, "buckets");
 	fputc('[', out);
 	for (i = 0; i <= last; i++) {
@@ -112,4 +127,61 @@ void tt_hist_sub(struct tt_hist *h, const struct tt_hist *old)
 		h->slots[i] -= old->slots[i];
 	h->count -= old->count;
 	h->sum -= old->sum;
+}
+
+static const struct tt_hist *find(const struct tt_hist_set *set,
+				  const struct tt_hist_key *key)
+{
+	int i;
+
+	for (i = 0; i < set->nr; i++)
+		if (!memcmp(&set->e[i].key, key, sizeof(*key)))
+			return &set->e[i].hist;
+	return NULL;
+}
+
+void tt_hist_report(FILE *out, const struct tt_hist_report *rep,
+		    const struct tt_hist_set *cur,
+		    const struct tt_hist_set *prev)
+{
+	struct json j;
+	char when[16];
+	int i, shown = 0;
+
+	if (rep->json) {
+		json_begin(&j, out);
+		json_kuint(&j, "ts_ns", rep->ts_ns);
+		json_kdouble(&j, "interval_s", rep->interval_s);
+		json_kuint(&j, "uncounted", rep->uncounted);
+		json_key(&j, "histograms");
+		fputc('[', out);
+	} else {
+		fprintf(out, "\n%s\n", tt_clock_hms(rep->when, when,
+						    sizeof(when)));
+	}
+	for (i = 0; i < cur->nr; i++) {
+		const struct tt_hist_key *key = &cur->e[i].key;
+		const struct tt_hist *old = find(prev, key);
+		struct tt_hist h = cur->e[i].hist;
+
+		if (old)
+			tt_hist_sub(&h, old);
+		if (!switches(&h))
+			continue;
+		if (rep->json) {
+			if (shown)
+				fputc(',', out);
+			tt_hist_json(out, key, &h, rep->unit);
+		} else {
+			tt_hist_text(out, key, &h, rep->unit);
+		}
+		shown++;
+	}
+	if (rep->json) {
+		fputc(']', out);
+		json_end(&j);
+		fputc('\n', out);
+	} else if (!shown) {
+		fputs("no context switches\n", out);
+	}
 }

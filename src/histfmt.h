@@ -3,8 +3,11 @@
 #ifndef TT_HISTFMT_H
 #define TT_HISTFMT_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 #include "env.h"
+#include "session.h"
 
 /* Bucket i holds values in [low, high]: 0-1, 2-3, 4-7, ... */
 void tt_bucket_bounds(int i, __u64 *low, __u64 *high);
@@ -17,5 +20,29 @@ void tt_hist_json(FILE *out, const struct tt_hist_key *key,
 		  const struct tt_hist *h, const char *unit);
 /* h - old, bucket by bucket. */
 void tt_hist_sub(struct tt_hist *h, const struct tt_hist *old);
+
+/* Every histogram of the hists map at one moment. */
+struct tt_hist_set {
+	struct tt_hist_entry e[TT_MAX_HISTS];
+	int nr;
+};
+
+/* What a hist report says besides the histograms. */
+struct tt_hist_report {
+	bool json;
+	const char *unit;	/* "ns" or "us" */
+	__u64 ts_ns;		/* CLOCK_MONOTONIC, in JSON */
+	time_t when;		/* wall clock, in text */
+	double interval_s;
+	__u64 uncounted;	/* switches not timed since start */
+};
+
+/*
+ * One report of the interval from prev to cur: each transition with
+ * switches in it, or "no context switches"; one NDJSON line with --json.
+ */
+void tt_hist_report(FILE *out, const struct tt_hist_report *rep,
+		    const struct tt_hist_set *cur,
+		    const struct tt_hist_set *prev);
 
 #endif /* TT_HISTFMT_H */

@@ -6,19 +6,14 @@
  * command.
  */
 #include <dirent.h>
-#include <errno.h>
 #include <malloc.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
 #include "commands.h"
-
-volatile sig_atomic_t tt_exiting;
 
 static bool verbose;
 
@@ -30,32 +25,6 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 	if (level == LIBBPF_WARN || verbose)
 		return vfprintf(stderr, fmt, args);
 	return 0;
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	tt_exiting = 1;
-}
-
-__u64 tt_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-void tt_sleep(double sec)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)sec,
-		.tv_nsec = (long)((sec - (time_t)sec) * 1e9),
-	};
-
-	/* EINTR from SIGINT/SIGTERM ends the wait; tt_exiting is set. */
-	while (!tt_exiting && nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /* Is some process running as comm? */
@@ -109,8 +78,8 @@ static int check_target(const struct tt_env *env)
 
 int main(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct tt_session s;
+	struct tt_stop stop;
 	struct tt_env env;
 	int ret;
 
@@ -133,26 +102,33 @@ int main(int argc, char **argv)
 	if (check_target(&env))
 		return 1;
 
-	/* No SA_RESTART: a signal must wake the poll and sleep loops. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
+	/* Before the load: a Ctrl-C while it runs ends the run after it. */
+	ret = tt_stop_open(&stop);
+	if (!ret)
+		ret = tt_stop_catch_signals(&stop);
+	if (ret) {
+		fprintf(stderr, "tagtrace: cannot set up signals: %s\n",
+			strerror(-ret));
+		return 1;
+	}
 	if (tt_session_open(&s, &env)) {
 		tt_session_close(&s);
+		tt_stop_close(&stop);
 		return 1;
 	}
 	tt_session_report(&s, &env);
 	switch (env.cmd) {
 	case TT_CMD_TRACE:
-		ret = tt_trace_run(&s, &env);
+		ret = tt_trace_run(&s, &env, &stop);
 		break;
 	case TT_CMD_TOP:
-		ret = tt_top_run(&s, &env);
+		ret = tt_top_run(&s, &env, &stop);
 		break;
 	default:
-		ret = tt_hist_run(&s, &env);
+		ret = tt_hist_run(&s, &env, &stop);
 		break;
 	}
 	tt_session_close(&s);
+	tt_stop_close(&stop);
 	return ret ? 1 : 0;
 }

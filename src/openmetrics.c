@@ -77,49 +77,88 @@ static void hist_labels(FILE *out, const struct tt_hist_key *k)
 	label(out, "same_mm", k->same_mm ? "1" : "0", false);
 }
 
+/*
+ * Time is counted in whole ns, so bucket i (values up to 2^(i+1) - 1 ns)
+ * is exactly "le" that bound; the last slot also takes everything larger
+ * and is +Inf alone. BPF adds to a slot, the count and the sum one after
+ * the other, and a reader can see any prefix of that: +Inf and _count are
+ * the sum of the slots, so the buckets stay cumulative and end at _count
+ * whatever the reader caught (a torn _sum is off by one switch at most).
+ */
+static void histogram(FILE *out, const char *name,
+		      const struct tt_hist_entry *e)
+{
+	__u64 cum = 0, low, high;
+	int b;
+
+	for (b = 0; b < TT_HIST_SLOTS - 1; b++) {
+		cum += e->hist.slots[b];
+		tt_bucket_bounds(b, &low, &high);
+		fprintf(out, "%s_bucket", name);
+		hist_labels(out, &e->key);
+		fprintf(out, ",le=\"%llu.%09llu\"} %llu\n",
+			high / 1000000000ULL, high % 1000000000ULL,
+			(unsigned long long)cum);
+	}
+	cum += e->hist.slots[b];
+	fprintf(out, "%s_bucket", name);
+	hist_labels(out, &e->key);
+	fprintf(out, ",le=\"+Inf\"} %llu\n", (unsigned long long)cum);
+	fprintf(out, "%s_count", name);
+	hist_labels(out, &e->key);
+	fprintf(out, "} %llu\n", (unsigned long long)cum);
+	fprintf(out, "%s_sum", name);
+	hist_labels(out, &e->key);
+	fprintf(out, "} %.9f\n", e->hist.sum / 1e9);
+}
+
 static void histograms(FILE *out, const struct tt_hist_entry *hists, int nr)
 {
 	const char *name = "tagtrace_switch_mm_seconds";
-	int i, b;
+	int i;
 
 	fprintf(out, "# TYPE %s histogram\n# UNIT %s seconds\n", name, name);
 	fprintf(out, "# HELP %s Time spent in switch_mm_irqs_off by mode transition\n",
 		name);
-	for (i = 0; i < nr; i++) {
-		const struct tt_hist *h = &hists[i].hist;
-		__u64 cum = 0, low, high;
-
-		for (b = 0; b < TT_HIST_SLOTS; b++) {
-			cum += h->slots[b];
-			/* Integer ns: a value <= high lies below high + 1 ns. */
-			tt_bucket_bounds(b, &low, &high);
-			fprintf(out, "%s_bucket", name);
-			hist_labels(out, &hists[i].key);
-			fprintf(out, ",le=\"%llu.%09llu\"} %llu\n",
-				(high + 1) / 1000000000ULL,
-				(high + 1) % 1000000000ULL,
-				(unsigned long long)cum);
-		}
-		fprintf(out, "%s_bucket", name);
-		hist_labels(out, &hists[i].key);
-		fprintf(out, ",le=\"+Inf\"} %llu\n", (unsigned long long)h->count);
-		fprintf(out, "%s_count", name);
-		hist_labels(out, &hists[i].key);
-		fprintf(out, "} %llu\n", (unsigned long long)h->count);
-		fprintf(out, "%s_sum", name);
-		hist_labels(out, &hists[i].key);
-		fprintf(out, "} %.9f\n", h->sum / 1e9);
-	}
+	for (i = 0; i < nr; i++)
+		histogram(out, name, &hists[i]);
 }
 
-void tt_openmetrics(FILE *out, const struct tt_snapshot *procs,
-		    const struct tt_hist_entry *hists, int nr_hists,
-		    __u64 uncounted)
+/*
+ * A gauge named like an info metric (value 1, the facts in labels): the
+ * OpenMetrics "info" type would be exact, but node_exporter's textfile
+ * collector parses the older Prometheus format and rejects the whole file
+ * for a type it does not know.
+ */
+static void sources(FILE *out, const struct tt_export *x)
 {
+	int k;
+
+	fputs("# TYPE tagtrace_source_info gauge\n"
+	      "# HELP tagtrace_source_info Where each event comes from on this kernel; unavailable events have no counters\n",
+	      out);
+	for (k = 0; k < TT_EV_MAX; k++) {
+		fputs("tagtrace_source_info{", out);
+		label(out, "event", tt_event_name(k), true);
+		label(out, "source", tt_source_name(x->src[k]), false);
+		fputs("} 1\n", out);
+	}
+	fputs("tagtrace_source_info{", out);
+	label(out, "event", "switch_time", true);
+	label(out, "source", tt_source_name(x->hist_src), false);
+	fputs("} 1\n", out);
+}
+
+void tt_openmetrics(FILE *out, const struct tt_export *x)
+{
+	const struct tt_snapshot *procs = x->procs;
 	size_t i;
 	int k;
 
+	sources(out, x);
 	for (k = 0; k < TT_EV_MAX; k++) {
+		if (x->src[k] == TT_SRC_NONE)
+			continue;	/* unknown, not zero */
 		fprintf(out, "# TYPE %s counter\n# HELP %s %s\n",
 			counters[k].name, counters[k].name, counters[k].help);
 		for (i = 0; i < procs->nr; i++) {
@@ -142,8 +181,9 @@ void tt_openmetrics(FILE *out, const struct tt_snapshot *procs,
 	      "# HELP tagtrace_uncounted_events Events not counted: a process or histogram map was full\n",
 	      out);
 	fprintf(out, "tagtrace_uncounted_events_total %llu\n",
-		(unsigned long long)uncounted);
-	histograms(out, hists, nr_hists);
+		(unsigned long long)x->uncounted);
+	if (x->hist_src != TT_SRC_NONE)
+		histograms(out, x->hists, x->nr_hists);
 	fputs("# EOF\n", out);
 }
 
@@ -159,15 +199,13 @@ static FILE *open_temp(char *tmp)
 	if (!f) {
 		close(fd);
 		unlink(tmp);
-	}
-	else
+	} else {
 		fchmod(fd, 0644);	/* scrapers run as other users */
+	}
 	return f;
 }
 
-int tt_openmetrics_file(const char *path, const struct tt_snapshot *procs,
-			const struct tt_hist_entry *hists, int nr_hists,
-			__u64 uncounted)
+int tt_openmetrics_file(const char *path, const struct tt_export *x)
 {
 	size_t len = strlen(path) + 16;
 	char *tmp = malloc(len);
@@ -183,7 +221,7 @@ int tt_openmetrics_file(const char *path, const struct tt_snapshot *procs,
 		free(tmp);
 		return err;
 	}
-	tt_openmetrics(f, procs, hists, nr_hists, uncounted);
+	tt_openmetrics(f, x);
 	if (fflush(f) || fsync(fileno(f)))
 		err = -errno;
 	if (fclose(f) && !err)

@@ -7,16 +7,23 @@
 #include "session.h"
 #include "table.h"
 
+/* One export: what top read in an interval and where it came from. */
+struct tt_export {
+	const struct tt_snapshot *procs;
+	const struct tt_hist_entry *hists;
+	int nr_hists;
+	__u64 uncounted;
+	/* TT_SRC_NONE: no source on this kernel, the family is left out. */
+	enum tt_source src[TT_EV_MAX];
+	enum tt_source hist_src;
+};
+
 /* The exposition, "# EOF" included, to out. */
-void tt_openmetrics(FILE *out, const struct tt_snapshot *procs,
-		    const struct tt_hist_entry *hists, int nr_hists,
-		    __u64 uncounted);
+void tt_openmetrics(FILE *out, const struct tt_export *x);
 /*
  * Rewrites path atomically: a temporary file in the same directory,
  * fsync'd, renamed over it, so a scraper never reads half a file.
  */
-int tt_openmetrics_file(const char *path, const struct tt_snapshot *procs,
-			const struct tt_hist_entry *hists, int nr_hists,
-			__u64 uncounted);
+int tt_openmetrics_file(const char *path, const struct tt_export *x);
 
 #endif /* TT_OPENMETRICS_H */

@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "caps.h"
 #include "probe.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
@@ -93,8 +94,8 @@ int tt_probe_kernel(struct tt_probe *p, char *err, size_t len)
 	int i;
 
 	memset(p, 0, sizeof(*p));
-	if (geteuid() != 0) {
-		snprintf(err, len, "needs root (CAP_BPF and CAP_PERFMON): run it with sudo");
+	if (!tt_caps_enough(tt_caps_effective())) {
+		snprintf(err, len, "needs root, or CAP_BPF and CAP_PERFMON: run it with sudo");
 		return -EPERM;
 	}
 	if (access(BTF_PATH, R_OK)) {

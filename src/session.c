@@ -10,7 +10,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "commands.h"
+#include "clock.h"
 #include "names.h"
 #include "session.h"
 #include "tagtrace.skel.h"
@@ -203,7 +203,8 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
-	if (wants_hist(env) && s->hist_src == TT_SRC_NONE) {
+	/* top --openmetrics exports its counters without the histograms. */
+	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
 		fputs("tagtrace: cannot time switch_mm_irqs_off here (no such function, or -A btf without fentry)\n",
 		      stderr);
 		return -ENOENT;

@@ -105,29 +105,40 @@ void tt_snapshot_free(struct tt_snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void tt_table_text(FILE *out, const struct tt_snapshot *s, size_t max_rows)
+/* A count right-aligned in width, or "-" when its event has no source. */
+static void count_cell(FILE *out, const enum tt_source *src, int k,
+		       const struct tt_row *r, int width)
 {
+	if (src[k] == TT_SRC_NONE)
+		fprintf(out, " %*s", width, "-");
+	else
+		fprintf(out, " %*llu", width, (unsigned long long)r->count[k]);
+}
+
+void tt_table_text(FILE *out, const struct tt_snapshot *s,
+		   const enum tt_source *src, size_t max_rows)
+{
+	static const int width[TT_EV_MAX] = { 7, 9, 7, 7, 5 };
 	size_t i;
+	int k;
 
 	fprintf(out, "%-7s %-15s %-7s %4s %7s %9s %7s %7s %5s\n", "PID", "COMM",
 		"MODE", "BITS", "CTRL", "UNTAG", "SWITCH", "FAULT", "GP");
 	for (i = 0; i < s->nr && i < max_rows; i++) {
 		const struct tt_row *r = &s->rows[i];
 
-		fprintf(out, "%-7u %-15s %-7s %4d %7llu %9llu %7llu %7llu %5llu%s\n",
-			r->pid, r->comm, tt_mode_name(r->mode), r->tag_bits,
-			(unsigned long long)r->count[TT_EV_CTRL],
-			(unsigned long long)r->count[TT_EV_UNTAG],
-			(unsigned long long)r->count[TT_EV_SWITCH],
-			(unsigned long long)r->count[TT_EV_FAULT],
-			(unsigned long long)r->count[TT_EV_GP],
-			r->gone ? " (exited)" : "");
+		fprintf(out, "%-7u %-15s %-7s %4d", r->pid, r->comm,
+			tt_mode_name(r->mode), r->tag_bits);
+		for (k = 0; k < TT_EV_MAX; k++)
+			count_cell(out, src, k, r, width[k]);
+		fprintf(out, "%s\n", r->gone ? " (exited)" : "");
 	}
 	if (s->nr > max_rows)
 		fprintf(out, "(%zu more)\n", s->nr - max_rows);
 }
 
-static void json_counts(struct json *j, const char *key, const __u64 *count)
+static void json_counts(struct json *j, const char *key, const __u64 *count,
+			const enum tt_source *src)
 {
 	struct json o;
 	int k;
@@ -135,12 +146,26 @@ static void json_counts(struct json *j, const char *key, const __u64 *count)
 	json_key(j, key);
 	json_begin(&o, j->out);
 	for (k = 0; k < TT_EV_MAX; k++)
-		json_kuint(&o, tt_event_name(k), count[k]);
+		if (src[k] != TT_SRC_NONE)
+			json_kuint(&o, tt_event_name(k), count[k]);
 	json_end(&o);
 }
 
-void tt_table_json(FILE *out, const struct tt_snapshot *s, __u64 ts_ns,
-		   double interval, __u64 uncounted)
+static void json_sources(struct json *j, const enum tt_source *src)
+{
+	struct json o;
+	int k;
+
+	json_key(j, "sources");
+	json_begin(&o, j->out);
+	for (k = 0; k < TT_EV_MAX; k++)
+		json_kstr(&o, tt_event_name(k), tt_source_name(src[k]));
+	json_end(&o);
+}
+
+void tt_table_json(FILE *out, const struct tt_snapshot *s,
+		   const enum tt_source *src, __u64 ts_ns, double interval,
+		   __u64 uncounted)
 {
 	struct json j;
 	size_t i;
@@ -149,6 +174,7 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s, __u64 ts_ns,
 	json_kuint(&j, "ts_ns", ts_ns);
 	json_kdouble(&j, "interval_s", interval);
 	json_kuint(&j, "uncounted", uncounted);
+	json_sources(&j, src);
 	json_key(&j, "processes");
 	fputc('[', out);
 	for (i = 0; i < s->nr; i++) {
@@ -162,8 +188,8 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s, __u64 ts_ns,
 		json_kstr(&p, "comm", r->comm);
 		json_kstr(&p, "mode", tt_mode_name(r->mode));
 		json_kint(&p, "tag_bits", r->tag_bits);
-		json_counts(&p, "total", r->count);
-		json_counts(&p, "interval", r->delta);
+		json_counts(&p, "total", r->count, src);
+		json_counts(&p, "interval", r->delta, src);
 		json_kbool(&p, "exited", r->gone);
 		json_end(&p);
 	}

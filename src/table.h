@@ -34,8 +34,14 @@ void tt_snapshot_clear(struct tt_snapshot *s);
 void tt_snapshot_free(struct tt_snapshot *s);
 __u64 tt_row_total(const __u64 *count);
 
-void tt_table_text(FILE *out, const struct tt_snapshot *s, size_t max_rows);
-void tt_table_json(FILE *out, const struct tt_snapshot *s, __u64 ts_ns,
-		   double interval, __u64 uncounted);
+/*
+ * src: each event kind's source (enum tt_source); a count whose event has
+ * none here is unknown, not zero: "-" in text, left out of JSON.
+ */
+void tt_table_text(FILE *out, const struct tt_snapshot *s,
+		   const enum tt_source *src, size_t max_rows);
+void tt_table_json(FILE *out, const struct tt_snapshot *s,
+		   const enum tt_source *src, __u64 ts_ns, double interval,
+		   __u64 uncounted);
 
 #endif /* TT_TABLE_H */

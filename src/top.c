@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
+#include "clock.h"
 #include "commands.h"
 #include "openmetrics.h"
 #include "table.h"
@@ -61,10 +62,20 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 {
 	static struct tt_hist_entry hists[TT_MAX_HISTS];
 	static int last_err;
-	int nr = tt_session_read_hists(s, hists), err;
+	struct tt_export x = {
+		.procs = cur,
+		.hists = hists,
+		.uncounted = uncounted,
+		.hist_src = s->hist_src,
+	};
+	int err;
 
-	uncounted += tt_session_stat(s, TT_STAT_HIST_FULL);
-	err = tt_openmetrics_file(env->openmetrics, cur, hists, nr, uncounted);
+	memcpy(x.src, s->src, sizeof(x.src));
+	if (s->hist_src != TT_SRC_NONE) {
+		x.nr_hists = tt_session_read_hists(s, hists);
+		x.uncounted += tt_session_stat(s, TT_STAT_HIST_FULL);
+	}
+	err = tt_openmetrics_file(env->openmetrics, &x);
 	if (err && err != last_err)
 		fprintf(stderr, "tagtrace: cannot write %s: %s\n",
 			env->openmetrics, strerror(-err));
@@ -80,36 +91,39 @@ static void report(const struct tt_session *s, const struct tt_env *env,
 	if (env->openmetrics)
 		export(s, env, cur, full);
 	if (env->json) {
-		tt_table_json(stdout, cur, tt_now_ns(), interval, full);
+		tt_table_json(stdout, cur, s->src, tt_now_ns(), interval, full);
 	} else {
 		char when[16];
-		time_t now = time(NULL);
 
-		strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-		printf("\n%s  %zu processes", when, cur->nr);
+		printf("\n%s  %zu processes",
+		       tt_clock_hms(time(NULL), when, sizeof(when)), cur->nr);
 		if (full)
 			printf("  %llu events uncounted (process map full)",
 			       (unsigned long long)full);
 		putchar('\n');
-		tt_table_text(stdout, cur, MAX_TEXT_ROWS);
+		tt_table_text(stdout, cur, s->src, MAX_TEXT_ROWS);
 	}
 	fflush(stdout);
 }
 
-int tt_top_run(struct tt_session *s, const struct tt_env *env)
+int tt_top_run(struct tt_session *s, const struct tt_env *env,
+	       struct tt_stop *stop)
 {
 	struct tt_snapshot snaps[2] = {};
 	int fd = tt_session_procs_fd(s), cur = 0, err = 0;
 	long reports = 0;
-	__u64 last = tt_now_ns();
+	__u64 last = tt_now_ns(), due = last;
 
 	fprintf(stderr, "tagtrace: reporting every %g s; Ctrl-C to stop\n",
 		env->interval);
 	while (!err) {
 		__u64 now;
 
-		tt_sleep(env->interval);
+		due += (__u64)(env->interval * 1e9);
+		tt_stop_wait(stop, -1, due);
 		now = tt_now_ns();
+		if (due < now)	/* a slow report: do not hurry the next */
+			due = now;
 		/* A signal ends the run with one last, partial, report. */
 		err = snapshot(fd, &snaps[cur], &snaps[!cur]);
 		if (err) {
@@ -120,7 +134,7 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env)
 		last = now;
 		prune(fd, &snaps[cur]);
 		cur = !cur;
-		if (tt_exiting || (env->count && ++reports >= env->count))
+		if (tt_stop_due(stop) || (env->count && ++reports >= env->count))
 			break;
 	}
 	fprintf(stderr, "tagtrace: %llu events uncounted (process map full)\n",

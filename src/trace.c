@@ -11,10 +11,18 @@
 
 struct trace_ctx {
 	const struct tt_env *env;
+	struct tt_stop *stop;
 	struct tt_fmt fmt;
 	__u64 events;
 	__u64 bad;
+	__u64 left;	/* the last drain: records it may still print */
 };
+
+/*
+ * A negative return makes libbpf stop consuming, after this record: a
+ * storm that outruns the printer never lets its drain end by itself.
+ */
+#define STOP_DRAIN	(-EINTR)
 
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -23,14 +31,22 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (!r) {
 		t->bad++;
-		return 0;
+	} else {
+		t->events++;
+		if (t->env->json)
+			tt_record_json(stdout, r, &t->fmt);
+		else
+			tt_record_text(stdout, r, &t->fmt);
 	}
-	t->events++;
-	if (t->env->json)
-		tt_record_json(stdout, r, &t->fmt);
-	else
-		tt_record_text(stdout, r, &t->fmt);
-	return 0;
+	if (t->left)
+		return --t->left ? 0 : STOP_DRAIN;
+	return tt_stop_due(t->stop) ? STOP_DRAIN : 0;
+}
+
+/* The most records a ring buffer of size bytes holds: each has a header. */
+static __u64 ring_capacity(__u32 size)
+{
+	return size / (((sizeof(struct tt_record) + 7) & ~7UL) + 8);
 }
 
 /*
@@ -77,12 +93,12 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 	return rs->ksyms ? ksyms_format(rs->ksyms, addr, buf, len) : NULL;
 }
 
-int tt_trace_run(struct tt_session *s, const struct tt_env *env)
+int tt_trace_run(struct tt_session *s, const struct tt_env *env,
+		 struct tt_stop *stop)
 {
 	static struct resolver rs;
-	struct trace_ctx t = { .env = env };
+	struct trace_ctx t = { .env = env, .stop = stop };
 	struct ring_buffer *rb;
-	__u64 deadline = 0;
 	int err = 0;
 
 	rs.syms_fd = tt_session_syms_fd(s);
@@ -95,10 +111,11 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env)
 		ksyms_free(rs.ksyms);
 		return -1;
 	}
-	/* Times count from the attach: the first events may predate us. */
+	/* Times, and -d, count from the attach: events may predate us. */
 	t.fmt.start_ns = s->attach_ns;
 	if (env->duration)
-		deadline = tt_now_ns() + (__u64)(env->duration * 1e9);
+		tt_stop_set_deadline(stop, s->attach_ns +
+					   (__u64)(env->duration * 1e9));
 	if (env->duration)
 		fprintf(stderr, "tagtrace: tracing for %g s; Ctrl-C to stop\n",
 			env->duration);
@@ -107,21 +124,24 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env)
 	if (!env->json)
 		tt_record_header(stdout);
 	fflush(stdout);
-	while (!tt_exiting && (!deadline || tt_now_ns() < deadline)) {
-		err = ring_buffer__poll(rb, 100);
-		if (err == -EINTR) {
-			err = 0;
-			continue;
-		}
-		if (err < 0) {
-			fprintf(stderr, "tagtrace: ring buffer poll: %s\n",
+	while (!tt_stop_due(stop)) {
+		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb), 0);
+		if (err > 0)
+			err = ring_buffer__consume(rb);
+		if (err < 0 && err != STOP_DRAIN) {
+			fprintf(stderr, "tagtrace: ring buffer: %s\n",
 				strerror(-err));
 			break;
 		}
 		err = 0;
 		fflush(stdout);
 	}
-	/* What is still queued was traced: print it before the totals. */
+	/*
+	 * What was queued when the stop came was traced: print it before the
+	 * totals, but no more than a full buffer holds, however fast a storm
+	 * refills it.
+	 */
+	t.left = ring_capacity(env->ringbuf_size);
 	ring_buffer__consume(rb);
 	fflush(stdout);
 	fprintf(stderr, "tagtrace: %llu events, %llu dropped (ring buffer full)\n",

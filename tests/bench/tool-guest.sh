@@ -26,7 +26,9 @@ startup()
 }
 
 # start MARKER CMD...: CMD in the background (pid in $p), once its output
-# shows MARKER (tagtrace: attached; bpftrace: attaching) and a second more.
+# shows MARKER, which each tracer prints once its probes are attached
+# (tagtrace: "Ctrl-C to stop"; the bpftrace scripts: their BEGIN probe,
+# which bpftrace fires after attaching every other probe).
 start()
 {
 	marker=$1
@@ -34,7 +36,17 @@ start()
 	"$@" > /tmp/bench.out 2>&1 &
 	p=$!
 	while ! grep -q "$marker" /tmp/bench.out; do sleep 0.1; done
-	sleep 1
+}
+
+# settle: until the tracer's output stops growing (bpftrace prints what
+# its perf buffers still hold after the storm, and may lose it at SIGINT).
+settle()
+{
+	n=-1
+	while [ "$n" != "$(wc -c < /tmp/bench.out)" ]; do
+		n=$(wc -c < /tmp/bench.out)
+		sleep 0.3
+	done
 }
 
 stop()
@@ -55,9 +67,9 @@ cost()
 	n=$1
 	$S "$n" | sed -n "s/.*ns_per_call=/none_ns_per_call=/p"
 	for t in "tt_top Ctrl-C $TT top -i 1" \
-		 "bt_count Attaching bpftrace tests/bench/count.bt" \
+		 "bt_count bench:ready bpftrace tests/bench/count.bt" \
 		 "tt_trace Ctrl-C $TT trace -e untag" \
-		 "bt_stream Attaching bpftrace tests/bench/stream.bt"; do
+		 "bt_stream bench:ready bpftrace tests/bench/stream.bt"; do
 		set -- $t
 		name=$1
 		shift
@@ -89,12 +101,11 @@ rate()
 		n=$((r * 2))
 		start Ctrl-C $TT trace -e untag
 		got=$($S $n "$r" | sed -n 's/.*rate=\([0-9]*\).*/\1/p')
-		sleep 1
-		stop
+		stop	# tagtrace prints what is queued before it exits
 		echo "tt_rate_${r}=$got tt_lost_${r}=$((n - $(delivered))) tt_said_${r}=$(sed -n 's/.* \([0-9]*\) dropped.*/\1/p' /tmp/bench.out)"
-		start Attaching bpftrace tests/bench/stream.bt
+		start bench:ready bpftrace tests/bench/stream.bt
 		got=$($S $n "$r" | sed -n 's/.*rate=\([0-9]*\).*/\1/p')
-		sleep 1
+		settle
 		stop
 		echo "bt_rate_${r}=$got bt_lost_${r}=$((n - $(delivered)))"
 	done

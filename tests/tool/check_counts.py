@@ -70,7 +70,8 @@ def top_counts(reports):
     if reports:
         for p in reports[-1]["processes"]:
             for k in KINDS:
-                counts[p["pid"], k] = p["total"][k]
+                if k in p["total"]:  # left out: no source, unknown
+                    counts[p["pid"], k] = p["total"][k]
     return counts
 
 
@@ -153,6 +154,12 @@ def check_fallback(d, n, m, k, f, g, attach="auto"):
     queries = sum(1 for r in records if r["event"] == "ctrl" and r["op"] == "query")
     ok(queries == n, f"ctrl: {n} ARCH_GET_UNTAG_MASK queries seen", f"got {queries}")
     ok(not any(r["event"] == "untag" for r in records), "no untag records at all")
+    last = reports[-1] if reports else {"sources": {}, "processes": []}
+    ok(last["sources"].get("untag") == "unavailable" and last["sources"].get("gp") == "unavailable"
+       and not any(k in p["total"] or k in p["interval"]
+                   for p in last["processes"] for k in ("untag", "gp")),
+       "top --json: untag and gp sources unavailable, their counts left out (unknown, not 0)",
+       json.dumps(last)[:300])
     pp = w["pingpong_pid"]
     sw = tr[pp, "switch"]
     ok(sw >= k - k // 50,

@@ -14,7 +14,7 @@ if [ -d $E ]; then
 fi
 $TT trace --json -A "$A" > $d/trace.json 2> $d/trace.err &
 tp=$!
-$TT top --json -A "$A" -i 1 > $d/top.json 2> $d/top.err &
+$TT top --json -A "$A" -i 1 --openmetrics $d/tagtrace.prom > $d/top.json 2> $d/top.err &
 pp=$!
 started $d/trace.err "Ctrl-C" && started $d/top.err "Ctrl-C"
 $W "$N" 0 "$K" "$F" "$G" arch > $d/workload.out
@@ -27,3 +27,4 @@ sed 's/^/# /' $d/trace.err $d/top.err
 [ $src = 0 ] && echo "ok - tagtrace trace and top exit 0 on SIGINT" ||
 	echo "not ok - tagtrace trace and top exit 0 on SIGINT: $src"
 python3 tests/tool/check_counts.py fallback $d "$N" 0 "$K" "$F" "$G" "$A"
+python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json

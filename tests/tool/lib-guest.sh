@@ -1,5 +1,6 @@
 # Guest-side helpers for tests/tool/*-guest.sh (sourced; POSIX sh).
-TT=build/tool/tagtrace
+# TAGTRACE: another build to test (e.g. an older one, to see a test fail).
+TT=${TAGTRACE:-build/tool/tagtrace}
 W=build/vm/tagged_workload
 T=/sys/kernel/tracing
 E=$T/events/tagged_addr

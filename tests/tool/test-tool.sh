@@ -1,7 +1,9 @@
 #!/bin/bash
 # tagtrace in the guest: its counts against tracefs and known workloads on
-# LAM and UAI, with tp_btf and raw_tp programs, a ring buffer storm, its
-# errors, and its fallbacks on the upstream kernel (no tagged_addr events).
+# LAM and UAI, with tp_btf and raw_tp programs, a ring buffer storm,
+# stopping on time under an unpaced one, its errors, its export read by
+# node_exporter (and Prometheus), and its fallbacks on the upstream kernel
+# (no tagged_addr events).
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 upstream=build/linux-upstream/arch/x86/boot/bzImage
@@ -11,8 +13,11 @@ for cpu in lam uai; do
 done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
 tap_guest --cpu uai -- tests/tool/storm-guest.sh 20000
+tap_guest --cpu lam -- tests/tool/stop-guest.py
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/hist-guest.sh 3 100 200 8 5
+tap_guest --cpu lam --mem 1024 -- tests/tool/export-guest.sh 3 100 200 8 5
+tap_guest --cpu lam -- tests/tool/unknown-guest.sh
 for attach in auto raw; do
 	tap_guest --cpu lam --kernel $upstream -- \
 		tests/tool/fallback-guest.sh $attach 3 200 8 5

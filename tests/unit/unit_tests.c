@@ -15,8 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "tap.h"
+#include "clock.h"
+#include "caps.h"
 #include "cli.h"
 #include "histfmt.h"
 #include "json.h"
@@ -24,6 +30,7 @@
 #include "names.h"
 #include "openmetrics.h"
 #include "record.h"
+#include "stop.h"
 #include "table.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -1402,6 +1409,21 @@ static void test_snapshot_sort(void)
 	tt_snapshot_free(&s);
 }
 
+/* Every event from the tracepoints; upstream: untag and gp from none. */
+static const enum tt_source src_all[TT_EV_MAX] = {
+	TT_SRC_TP_BTF, TT_SRC_TP_BTF, TT_SRC_TP_BTF, TT_SRC_TP_BTF,
+	TT_SRC_TP_BTF,
+};
+static const enum tt_source src_upstream[TT_EV_MAX] = {
+	[TT_EV_CTRL] = TT_SRC_FEXIT, [TT_EV_UNTAG] = TT_SRC_NONE,
+	[TT_EV_SWITCH] = TT_SRC_FENTRY, [TT_EV_FAULT] = TT_SRC_PF_BTF,
+	[TT_EV_GP] = TT_SRC_NONE,
+};
+#define JSON_SRC_ALL \
+	"\"sources\":{\"ctrl\":\"tp_btf/tagged_addr\"," \
+	"\"untag\":\"tp_btf/tagged_addr\",\"switch\":\"tp_btf/tagged_addr\"," \
+	"\"fault\":\"tp_btf/tagged_addr\",\"gp\":\"tp_btf/tagged_addr\"},"
+
 static void test_table_json(void)
 {
 	struct tt_snapshot s = { 0 };
@@ -1415,10 +1437,10 @@ static void test_table_json(void)
 	memset(s.rows[1].delta, 0, sizeof(s.rows[1].delta));
 	s.rows[1].gone = true;
 
-	tt_table_json(mem_open(&m), &s, 5000000000ULL, 1.5, 3);
+	tt_table_json(mem_open(&m), &s, src_all, 5000000000ULL, 1.5, 3);
 	is_str(mem_text(&m),
 	       "{\"ts_ns\":5000000000,\"interval_s\":1.500,\"uncounted\":3,"
-	       "\"processes\":["
+	       JSON_SRC_ALL "\"processes\":["
 	       "{\"pid\":42,\"comm\":\"redis\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,"
 	       "\"total\":{\"ctrl\":1,\"untag\":2,\"switch\":3,\"fault\":4,"
@@ -1438,10 +1460,27 @@ static void test_table_json(void)
 	mem_free(&m);
 
 	tt_snapshot_clear(&s);
-	tt_table_json(mem_open(&m), &s, 1, 0.25, 0);
+	add(&s, 42, proc("redis", TT_MODE_LAM_U57, 6, 1, 0, 3, 4, 0));
+	tt_table_json(mem_open(&m), &s, src_upstream, 1, 0.25, 0);
 	is_str(mem_text(&m),
 	       "{\"ts_ns\":1,\"interval_s\":0.250,\"uncounted\":0,"
-	       "\"processes\":[]}\n",
+	       "\"sources\":{\"ctrl\":\"fexit/do_arch_prctl_64\","
+	       "\"untag\":\"unavailable\",\"switch\":\"fentry/switch_mm_irqs_off\","
+	       "\"fault\":\"tp_btf/page_fault_user\",\"gp\":\"unavailable\"},"
+	       "\"processes\":["
+	       "{\"pid\":42,\"comm\":\"redis\",\"mode\":\"lam_u57\","
+	       "\"tag_bits\":6,"
+	       "\"total\":{\"ctrl\":1,\"switch\":3,\"fault\":4},"
+	       "\"interval\":{\"ctrl\":1,\"switch\":3,\"fault\":4},"
+	       "\"exited\":false}]}\n",
+	       "tt_table_json: events without a source are left out, not 0; sources named");
+	mem_free(&m);
+
+	tt_snapshot_clear(&s);
+	tt_table_json(mem_open(&m), &s, src_all, 1, 0.25, 0);
+	is_str(mem_text(&m),
+	       "{\"ts_ns\":1,\"interval_s\":0.250,\"uncounted\":0,"
+	       JSON_SRC_ALL "\"processes\":[]}\n",
 	       "tt_table_json: no rows");
 	mem_free(&m);
 	tt_snapshot_free(&s);
@@ -1466,7 +1505,7 @@ static void test_table_text(void)
 	add(&s, 7, proc("old", TT_MODE_NONE, 0, 0, 0, 9, 0, 0));
 	s.rows[1].gone = true;
 
-	tt_table_text(mem_open(&m), &s, 20);
+	tt_table_text(mem_open(&m), &s, src_all, 20);
 	t = mem_text(&m);
 	ok(!strncmp(t, header, strlen(header)), "tt_table_text: header");
 	ok(strstr(t, row42) != NULL, "tt_table_text: a live row, exact");
@@ -1480,11 +1519,18 @@ static void test_table_text(void)
 		tap_quote("got:", t);
 	mem_free(&m);
 
-	tt_table_text(mem_open(&m), &s, 1);
+	tt_table_text(mem_open(&m), &s, src_all, 1);
 	t = mem_text(&m);
 	is_str(t + strlen(header), "42      redis           lam_u57    6"
 	       "       1         2       3       4     5\n(1 more)\n",
 	       "tt_table_text: max_rows cuts the table, says how many more");
+	mem_free(&m);
+
+	tt_table_text(mem_open(&m), &s, src_upstream, 1);
+	t = mem_text(&m);
+	is_str(t + strlen(header), "42      redis           lam_u57    6"
+	       "       1         -       3       4     -\n(1 more)\n",
+	       "tt_table_text: an event without a source shows -, not 0");
 	mem_free(&m);
 	tt_snapshot_free(&s);
 }
@@ -1616,6 +1662,19 @@ static void test_hist_json(void)
 	       "tt_hist_json: first and last buckets, same mm, us");
 	mem_free(&m);
 
+	/* Torn read: a slot counted, h->count not yet: count the slots. */
+	memset(&h, 0, sizeof(h));
+	h.slots[1] = 2;
+	h.count = 1;
+	h.sum = 6;
+	tt_hist_json(mem_open(&m), &key, &h, "ns");
+	is_str(mem_text(&m),
+	       "{\"prev_mode\":\"none\",\"next_mode\":\"none\","
+	       "\"same_mm\":true,\"unit\":\"ns\",\"count\":2,\"sum\":6,"
+	       "\"mean\":3.000,\"buckets\":[{\"low\":2,\"high\":3,\"count\":2}]}",
+	       "tt_hist_json: count is the buckets' sum, whatever h->count says");
+	mem_free(&m);
+
 	memset(&h, 0, sizeof(h));
 	tt_hist_json(mem_open(&m), &key, &h, "ns");
 	is_str(mem_text(&m),
@@ -1687,12 +1746,257 @@ static void test_hist_text(void)
 	mem_free(&m);
 }
 
+static void hist_entry(struct tt_hist_set *set, int mode_from, int mode_to,
+		       int slot, __u64 n, __u64 sum)
+{
+	struct tt_hist_entry *e = &set->e[set->nr++];
+
+	memset(e, 0, sizeof(*e));
+	e->key.prev_mode = mode_from;
+	e->key.next_mode = mode_to;
+	e->hist.slots[slot] = n;
+	e->hist.count = n;
+	e->hist.sum = sum;
+}
+
+static void test_hist_report(void)
+{
+	static struct tt_hist_set prev, cur;
+	struct tt_hist_report rep = { .unit = "ns", .ts_ns = 7000000000ULL,
+				      .when = 3723, .interval_s = 1.5,
+				      .uncounted = 2 };
+	struct mem m;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	hist_entry(&prev, TT_MODE_NONE, TT_MODE_LAM_U57, 3, 4, 40);
+	hist_entry(&prev, TT_MODE_LAM_U57, TT_MODE_NONE, 2, 5, 25);
+	cur = prev;
+	cur.e[1].hist.slots[2] += 2;	/* lam_u57 -> none: 2 more */
+	cur.e[1].hist.count += 2;
+	cur.e[1].hist.sum += 11;
+	hist_entry(&cur, TT_MODE_UAI, TT_MODE_NONE, 0, 1, 1);	/* new */
+
+	tt_hist_report(mem_open(&m), &rep, &cur, &prev);
+	is_str(mem_text(&m),
+	       "\n01:02:03\n"
+	       "switch_mm lam_u57 -> none: 2 switches, mean 5.5 ns\n"
+	       "                      ns : count      distribution\n"
+	       "                  4 -> 7 : 2          "
+	       "|******************************|\n"
+	       "switch_mm uai -> none: 1 switches, mean 1.0 ns\n"
+	       "                      ns : count      distribution\n"
+	       "                  0 -> 1 : 1          "
+	       "|******************************|\n",
+	       "tt_hist_report: the interval's switches only, a transition without any left out, a new one whole");
+	mem_free(&m);
+
+	rep.json = true;
+	tt_hist_report(mem_open(&m), &rep, &cur, &prev);
+	is_str(mem_text(&m),
+	       "{\"ts_ns\":7000000000,\"interval_s\":1.500,\"uncounted\":2,"
+	       "\"histograms\":[{\"prev_mode\":\"lam_u57\",\"next_mode\":\"none\","
+	       "\"same_mm\":false,\"unit\":\"ns\",\"count\":2,\"sum\":11,"
+	       "\"mean\":5.500,\"buckets\":[{\"low\":4,\"high\":7,\"count\":2}]},"
+	       "{\"prev_mode\":\"uai\",\"next_mode\":\"none\",\"same_mm\":false,"
+	       "\"unit\":\"ns\",\"count\":1,\"sum\":1,\"mean\":1.000,"
+	       "\"buckets\":[{\"low\":0,\"high\":1,\"count\":1}]}]}\n",
+	       "tt_hist_report --json: one line, the interval's histograms");
+	mem_free(&m);
+
+	tt_hist_report(mem_open(&m), &rep, &prev, &prev);
+	is_str(mem_text(&m),
+	       "{\"ts_ns\":7000000000,\"interval_s\":1.500,\"uncounted\":2,"
+	       "\"histograms\":[]}\n",
+	       "tt_hist_report --json: a quiet interval, no histograms");
+	mem_free(&m);
+	rep.json = false;
+	tt_hist_report(mem_open(&m), &rep, &prev, &prev);
+	is_str(mem_text(&m), "\n01:02:03\nno context switches\n",
+	       "tt_hist_report: a quiet interval says so");
+	mem_free(&m);
+}
+
 static void test_histfmt(void)
 {
 	test_hist_bounds_title();
 	test_hist_sub();
 	test_hist_json();
 	test_hist_text();
+	test_hist_report();
+}
+
+/* ---- clock.c, stop.c ------------------------------------------------------ */
+
+static double since(__u64 t0)
+{
+	return (tt_now_ns() - t0) / 1e9;
+}
+
+static void test_clock(void)
+{
+	char buf[16];
+	__u64 a = tt_now_ns(), b = tt_now_ns();
+
+	ok(a && b >= a, "tt_now_ns: monotonic (%llu then %llu)",
+	   (unsigned long long)a, (unsigned long long)b);
+	setenv("TZ", "UTC", 1);
+	tzset();
+	is_str(tt_clock_hms(86399, buf, sizeof(buf)), "23:59:59",
+	       "tt_clock_hms: HH:MM:SS in TZ");
+	setenv("TZ", "UTC-2", 1);
+	tzset();
+	is_str(tt_clock_hms(0, buf, sizeof(buf)), "02:00:00",
+	       "tt_clock_hms: follows TZ");
+	setenv("TZ", "UTC", 1);
+	tzset();
+}
+
+static void test_stop_waits(void)
+{
+	struct tt_stop st;
+	int fds[2], ret;
+	__u64 t0;
+	double t;
+
+	is_int(tt_stop_open(&st), 0, "tt_stop_open");
+	ok(!tt_stop_due(&st), "tt_stop: nothing due at first");
+	t0 = tt_now_ns();
+	ret = tt_stop_wait(&st, -1, t0 + 100000000);
+	t = since(t0);
+	ok(ret == 0 && t >= 0.1 && t < 0.5,
+	   "tt_stop_wait: until 100 ms from now returns then (%d after %.3f s)",
+	   ret, t);
+	ok(!tt_stop_due(&st), "tt_stop: an until is not a stop");
+
+	if (pipe(fds))
+		die("pipe");
+	(void)!write(fds[1], "x", 1);
+	t0 = tt_now_ns();
+	ret = tt_stop_wait(&st, fds[0], t0 + 2000000000ULL);
+	ok(ret == 1 && since(t0) < 0.5,
+	   "tt_stop_wait: a readable fd returns 1 at once (%d)", ret);
+
+	tt_stop_set_deadline(&st, tt_now_ns() + 150000000);
+	t0 = tt_now_ns();
+	ret = tt_stop_wait(&st, -1, t0 + 5000000000ULL);
+	t = since(t0);
+	ok(ret == 0 && t >= 0.15 && t < 0.6,
+	   "tt_stop_wait: a deadline before until ends the wait (%.3f s)", t);
+	ok(tt_stop_due(&st), "tt_stop: due past the deadline");
+	tt_stop_set_deadline(&st, 0);
+	ok(!tt_stop_due(&st), "tt_stop: no deadline, no request: not due");
+
+	tt_stop_request(&st);
+	ok(tt_stop_due(&st), "tt_stop_request: due");
+	t0 = tt_now_ns();
+	ret = tt_stop_wait(&st, fds[0], t0 + 5000000000ULL);
+	ok(ret == 0 && since(t0) < 0.1,
+	   "tt_stop_wait: a stop wins over a readable fd, at once (%d)", ret);
+	close(fds[0]);
+	close(fds[1]);
+	tt_stop_close(&st);
+}
+
+/*
+ * In a child: catch signals, wait up to 5 s while another process sends
+ * SIGINT after 100 ms, report how long the wait took; then a second
+ * SIGINT must kill it.
+ */
+static void test_stop_signals(void)
+{
+	int fds[2], status;
+	double t = -1;
+	pid_t child, sender;
+
+	if (pipe(fds))
+		die("pipe");
+	child = fork();
+	if (child == 0) {
+		struct tt_stop st;
+		__u64 t0;
+
+		close(fds[0]);
+		alarm(5);	/* a child that would not die: SIGALRM */
+		if (tt_stop_open(&st) || tt_stop_catch_signals(&st))
+			_exit(3);
+		t0 = tt_now_ns();
+		tt_stop_wait(&st, -1, t0 + 5000000000ULL);
+		t = since(t0);
+		if (!tt_stop_due(&st))
+			t = -2;
+		(void)!write(fds[1], &t, sizeof(t));
+		/* The default action is back: this one kills. */
+		kill(getpid(), SIGINT);
+		pause();
+		_exit(4);
+	}
+	close(fds[1]);
+	sender = fork();
+	if (sender == 0) {
+		usleep(100000);
+		kill(child, SIGINT);
+		_exit(0);
+	}
+	if (read(fds[0], &t, sizeof(t)) != sizeof(t))
+		t = -3;
+	close(fds[0]);
+	waitpid(sender, NULL, 0);
+	waitpid(child, &status, 0);
+	ok(t >= 0.09 && t < 1,
+	   "tt_stop: SIGINT ends a 5 s wait when it comes (%.3f s)", t);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
+	   "tt_stop: a second SIGINT kills (status %#x)", status);
+}
+
+static void *request_later(void *arg)
+{
+	usleep(100000);
+	tt_stop_request(arg);
+	return NULL;
+}
+
+/* No signal interrupts the poll here: only the eventfd can wake it. */
+static void test_stop_thread(void)
+{
+	struct tt_stop st;
+	pthread_t th;
+	__u64 t0;
+	double t;
+
+	tt_stop_open(&st);
+	t0 = tt_now_ns();
+	if (pthread_create(&th, NULL, request_later, &st))
+		die("pthread_create");
+	tt_stop_wait(&st, -1, t0 + 5000000000ULL);
+	t = since(t0);
+	pthread_join(th, NULL);
+	ok(t >= 0.09 && t < 1,
+	   "tt_stop_wait: a request from another thread wakes it (%.3f s)", t);
+	tt_stop_close(&st);
+}
+
+static void test_caps(void)
+{
+	__u64 bpf = 1ULL << 39, perfmon = 1ULL << 38, admin = 1ULL << 21;
+
+	ok(tt_caps_enough(bpf | perfmon), "caps: CAP_BPF + CAP_PERFMON suffice");
+	ok(tt_caps_enough(admin), "caps: CAP_SYS_ADMIN suffices");
+	ok(!tt_caps_enough(bpf) && !tt_caps_enough(perfmon),
+	   "caps: CAP_BPF or CAP_PERFMON alone does not");
+	ok(!tt_caps_enough(0) && !tt_caps_enough(~(bpf | admin)),
+	   "caps: none, or everything but CAP_BPF and CAP_SYS_ADMIN, does not");
+	ok(tt_caps_enough(tt_caps_effective()) == (geteuid() == 0 || (tt_caps_effective() & admin)),
+	   "caps: this process's set read (%#llx, euid %d)",
+	   (unsigned long long)tt_caps_effective(), (int)geteuid());
+}
+
+static void test_stop(void)
+{
+	test_clock();
+	test_stop_waits();
+	test_stop_thread();
+	test_stop_signals();
 }
 
 /* ---- json.c: UTF-8 -------------------------------------------------------- */
@@ -1851,7 +2155,21 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 	"# UNIT tagtrace_switch_mm_seconds seconds\n" \
 	"# HELP tagtrace_switch_mm_seconds Time spent in switch_mm_irqs_off by mode transition\n"
 
+#define OM_SOURCES(ctrl, untag, sw, fault, gp, time) \
+	"# TYPE tagtrace_source_info gauge\n" \
+	"# HELP tagtrace_source_info Where each event comes from on this kernel; unavailable events have no counters\n" \
+	"tagtrace_source_info{event=\"ctrl\",source=\"" ctrl "\"} 1\n" \
+	"tagtrace_source_info{event=\"untag\",source=\"" untag "\"} 1\n" \
+	"tagtrace_source_info{event=\"switch\",source=\"" sw "\"} 1\n" \
+	"tagtrace_source_info{event=\"fault\",source=\"" fault "\"} 1\n" \
+	"tagtrace_source_info{event=\"gp\",source=\"" gp "\"} 1\n" \
+	"tagtrace_source_info{event=\"switch_time\",source=\"" time "\"} 1\n"
+#define OM_TP "tp_btf/tagged_addr"
+#define OM_SOURCES_ALL \
+	OM_SOURCES(OM_TP, OM_TP, OM_TP, OM_TP, OM_TP, "fentry/switch_mm_irqs_off")
+
 static const char om_want[] =
+	OM_SOURCES_ALL
 	OM_CTRL_META
 	"tagtrace_ctrl_calls_total" OM_LABELS_4242 " 1\n"
 	"tagtrace_ctrl_calls_total" OM_LABELS_7 " 10\n"
@@ -1875,39 +2193,38 @@ static const char om_want[] =
 	OM_UNCOUNTED_META
 	"tagtrace_uncounted_events_total 3\n"
 	OM_HIST_META
-	/* le: the bucket's upper bound + 1 ns, in seconds, exactly */
-	OM_BUCKET("0.000000002", "1")
-	OM_BUCKET("0.000000004", "1")
-	OM_BUCKET("0.000000008", "1")
-	OM_BUCKET("0.000000016", "3")
-	OM_BUCKET("0.000000032", "3")
-	OM_BUCKET("0.000000064", "3")
-	OM_BUCKET("0.000000128", "3")
-	OM_BUCKET("0.000000256", "3")
-	OM_BUCKET("0.000000512", "3")
-	OM_BUCKET("0.000001024", "3")
-	OM_BUCKET("0.000002048", "7")
-	OM_BUCKET("0.000004096", "7")
-	OM_BUCKET("0.000008192", "7")
-	OM_BUCKET("0.000016384", "7")
-	OM_BUCKET("0.000032768", "7")
-	OM_BUCKET("0.000065536", "7")
-	OM_BUCKET("0.000131072", "7")
-	OM_BUCKET("0.000262144", "7")
-	OM_BUCKET("0.000524288", "7")
-	OM_BUCKET("0.001048576", "7")
-	OM_BUCKET("0.002097152", "7")
-	OM_BUCKET("0.004194304", "7")
-	OM_BUCKET("0.008388608", "7")
-	OM_BUCKET("0.016777216", "7")
-	OM_BUCKET("0.033554432", "7")
-	OM_BUCKET("0.067108864", "7")
-	OM_BUCKET("0.134217728", "7")
-	OM_BUCKET("0.268435456", "7")
-	OM_BUCKET("0.536870912", "7")
-	OM_BUCKET("1.073741824", "7")
-	OM_BUCKET("2.147483648", "7")
-	OM_BUCKET("4.294967296", "8")
+	/* le: the bucket's largest whole ns, in seconds; the last slot +Inf */
+	OM_BUCKET("0.000000001", "1")
+	OM_BUCKET("0.000000003", "1")
+	OM_BUCKET("0.000000007", "1")
+	OM_BUCKET("0.000000015", "3")
+	OM_BUCKET("0.000000031", "3")
+	OM_BUCKET("0.000000063", "3")
+	OM_BUCKET("0.000000127", "3")
+	OM_BUCKET("0.000000255", "3")
+	OM_BUCKET("0.000000511", "3")
+	OM_BUCKET("0.000001023", "3")
+	OM_BUCKET("0.000002047", "7")
+	OM_BUCKET("0.000004095", "7")
+	OM_BUCKET("0.000008191", "7")
+	OM_BUCKET("0.000016383", "7")
+	OM_BUCKET("0.000032767", "7")
+	OM_BUCKET("0.000065535", "7")
+	OM_BUCKET("0.000131071", "7")
+	OM_BUCKET("0.000262143", "7")
+	OM_BUCKET("0.000524287", "7")
+	OM_BUCKET("0.001048575", "7")
+	OM_BUCKET("0.002097151", "7")
+	OM_BUCKET("0.004194303", "7")
+	OM_BUCKET("0.008388607", "7")
+	OM_BUCKET("0.016777215", "7")
+	OM_BUCKET("0.033554431", "7")
+	OM_BUCKET("0.067108863", "7")
+	OM_BUCKET("0.134217727", "7")
+	OM_BUCKET("0.268435455", "7")
+	OM_BUCKET("0.536870911", "7")
+	OM_BUCKET("1.073741823", "7")
+	OM_BUCKET("2.147483647", "7")
 	OM_BUCKET("+Inf", "8")
 	"tagtrace_switch_mm_seconds_count" OM_HIST_LABELS " 8\n"
 	"tagtrace_switch_mm_seconds_sum" OM_HIST_LABELS " 2.147489000\n"
@@ -1930,13 +2247,37 @@ static void om_fixture(struct tt_snapshot *s, struct tt_hist_entry *h)
 	h->hist.sum = 2147489000ULL;
 }
 
-static char *om_text(const struct tt_snapshot *s,
-		     const struct tt_hist_entry *h, int nr, __u64 uncounted)
+static struct tt_export om_export(const struct tt_snapshot *s,
+				  const struct tt_hist_entry *h, int nr,
+				  __u64 uncounted)
+{
+	struct tt_export x = { .procs = s, .hists = h, .nr_hists = nr,
+			       .uncounted = uncounted,
+			       .hist_src = TT_SRC_FENTRY };
+
+	memcpy(x.src, src_all, sizeof(x.src));
+	return x;
+}
+
+static char *om_text_x(const struct tt_export *x)
 {
 	struct mem m;
 	char *t;
 
-	tt_openmetrics(mem_open(&m), s, h, nr, uncounted);
+	tt_openmetrics(mem_open(&m), x);
+	t = xstrdup(mem_text(&m));
+	mem_free(&m);
+	return t;
+}
+
+static char *om_text(const struct tt_snapshot *s,
+		     const struct tt_hist_entry *h, int nr, __u64 uncounted)
+{
+	struct tt_export x = om_export(s, h, nr, uncounted);
+	struct mem m;
+	char *t;
+
+	tt_openmetrics(mem_open(&m), &x);
 	t = xstrdup(mem_text(&m));
 	mem_free(&m);
 	return t;
@@ -1987,22 +2328,29 @@ static void test_openmetrics_text(void)
 
 	/* Every finite le must cover the largest whole ns its bucket holds. */
 	n = om_bucket_les(t, les, TT_HIST_SLOTS + 2);
-	is_int(n, TT_HIST_SLOTS + 1, "tt_openmetrics: 32 finite buckets and +Inf");
-	is_str(n > TT_HIST_SLOTS ? les[TT_HIST_SLOTS] : NULL, "+Inf",
+	is_int(n, TT_HIST_SLOTS,
+	       "tt_openmetrics: 31 finite buckets and +Inf, the last slot's");
+	is_str(n == TT_HIST_SLOTS ? les[TT_HIST_SLOTS - 1] : NULL, "+Inf",
 	       "tt_openmetrics: +Inf bucket last");
-	for (b = 0, bad = -1; b < TT_HIST_SLOTS && b < n; b++) {
+	/*
+	 * le is inclusive: it must cover its bucket's largest whole ns and
+	 * stay below the next bucket's smallest (2^(b+1) ns lands in b + 1).
+	 */
+	for (b = 0, bad = -1; b < TT_HIST_SLOTS - 1 && b < n; b++) {
 		__u64 low, high;
 
 		tt_bucket_bounds(b, &low, &high);
-		if (strtod(les[b], NULL) < high / 1e9) {
+		if (strtod(les[b], NULL) < high / 1e9 ||
+		    strtod(les[b], NULL) >= (high + 1) / 1e9) {
 			bad = b;
 			break;
 		}
 	}
 	if (!ok(bad < 0,
-		"tt_openmetrics: every finite le >= its bucket's largest value"))
-		tap_diag("bucket %d: le=\"%s\" < %.9f", bad, les[bad],
-			 ((1ULL << (bad + 1)) - 1) / 1e9);
+		"tt_openmetrics: every finite le is its bucket's largest value, inclusive"))
+		tap_diag("bucket %d: le=\"%s\", holds %.9f, next starts at %.9f",
+			 bad, les[bad], ((1ULL << (bad + 1)) - 1) / 1e9,
+			 (1ULL << (bad + 1)) / 1e9);
 	free(t);
 
 	/* A comm the kernel cut inside a UTF-8 sequence (15 bytes kept). */
@@ -2027,6 +2375,7 @@ static void test_openmetrics_text(void)
 	tt_snapshot_clear(&s);
 	t = om_text(&s, NULL, 0, 0);
 	is_str(t,
+	       OM_SOURCES_ALL
 	       OM_CTRL_META OM_UNTAG_META OM_SWITCH_META OM_FAULT_META
 	       OM_GP_META OM_BITS_META OM_UNCOUNTED_META
 	       "tagtrace_uncounted_events_total 0\n"
@@ -2046,7 +2395,7 @@ static void test_openmetrics_text(void)
 		  "comm=\"x\\ny\"} 0\n") != NULL,
 	   "tt_openmetrics: newline in comm escaped as \\n");
 	ok(strstr(t, "tagtrace_switch_mm_seconds_bucket{prev_mode=\"uai\","
-		  "next_mode=\"uai\",same_mm=\"1\",le=\"0.000000002\"} 0\n") != NULL,
+		  "next_mode=\"uai\",same_mm=\"1\",le=\"0.000000001\"} 0\n") != NULL,
 	   "tt_openmetrics: same mm labelled same_mm=\"1\", empty buckets 0");
 	ok(strstr(t, "tagtrace_switch_mm_seconds_sum{prev_mode=\"uai\","
 		  "next_mode=\"uai\",same_mm=\"1\"} 0.000000000\n") != NULL,
@@ -2103,6 +2452,7 @@ static void test_openmetrics_file(void)
 	char path[PATH_MAX], missing[PATH_MAX], names[1024];
 	struct tt_snapshot s = { 0 };
 	struct tt_hist_entry h;
+	struct tt_export x;
 	struct stat st;
 	mode_t old_umask;
 	char *want, *got;
@@ -2116,7 +2466,8 @@ static void test_openmetrics_file(void)
 
 	/* A umask that would hide it from a scraper running as another user. */
 	old_umask = umask(077);
-	ret = tt_openmetrics_file(path, &s, &h, 1, 3);
+	x = om_export(&s, &h, 1, 3);
+	ret = tt_openmetrics_file(path, &x);
 	umask(old_umask);
 	is_int(ret, 0, "tt_openmetrics_file: returns 0");
 	want = om_text(&s, &h, 1, 3);
@@ -2135,7 +2486,8 @@ static void test_openmetrics_file(void)
 
 	/* Rewritten whole: new content replaces the old, still one file. */
 	tt_snapshot_clear(&s);
-	ret = tt_openmetrics_file(path, &s, NULL, 0, 11);
+	x = om_export(&s, NULL, 0, 11);
+	ret = tt_openmetrics_file(path, &x);
 	is_int(ret, 0, "tt_openmetrics_file: rewrite returns 0");
 	want = om_text(&s, NULL, 0, 11);
 	got = read_file(path);
@@ -2146,7 +2498,8 @@ static void test_openmetrics_file(void)
 	       "tt_openmetrics_file: after a rewrite, still one file");
 
 	/* A missing directory: a negative errno and nothing created. */
-	ret = tt_openmetrics_file(missing, &s, NULL, 0, 0);
+	x = om_export(&s, NULL, 0, 0);
+	ret = tt_openmetrics_file(missing, &x);
 	is_int(ret, -ENOENT, "tt_openmetrics_file: missing directory gives -ENOENT");
 	ok(access(missing, F_OK) && errno == ENOENT,
 	   "tt_openmetrics_file: missing directory: no file");
@@ -2158,9 +2511,87 @@ static void test_openmetrics_file(void)
 	tt_snapshot_free(&s);
 }
 
+/* The value of the first line starting with prefix, or -1. */
+static double om_value(const char *text, const char *prefix)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			return strtod(strchr(p + strlen(prefix), ' ') ?: "-1", NULL);
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return -1;
+}
+
+/*
+ * BPF adds to a slot, then the count, then the sum: a read between them
+ * sees a slot one ahead of the count. The exposition must stay valid:
+ * cumulative buckets ending in +Inf equal to _count.
+ */
+static void test_openmetrics_torn(void)
+{
+	struct tt_snapshot s = { 0 };
+	struct tt_hist_entry h;
+	char *t;
+	double inf, count, last;
+
+	om_fixture(&s, &h);
+	h.hist.slots[TT_HIST_SLOTS - 2] = 1;	/* counted in a slot only */
+	h.hist.slots[TT_HIST_SLOTS - 1] = 2;
+	h.hist.count = 8;			/* 1 + 2 + 4 + 1 + 2 = 10 */
+	t = om_text(&s, &h, 1, 0);
+	last = om_value(t, "tagtrace_switch_mm_seconds_bucket{prev_mode=\"none\","
+			"next_mode=\"lam_u57\",same_mm=\"0\",le=\"2.147483647\"}");
+	inf = om_value(t, "tagtrace_switch_mm_seconds_bucket{prev_mode=\"none\","
+		       "next_mode=\"lam_u57\",same_mm=\"0\",le=\"+Inf\"}");
+	count = om_value(t, "tagtrace_switch_mm_seconds_count{");
+	ok(last == 8 && inf == 10 && count == 10,
+	   "tt_openmetrics: torn read (slots 10, count 8): last finite 8 <= +Inf 10 == _count 10 (got %g, %g, %g)",
+	   last, inf, count);
+	free(t);
+	tt_snapshot_free(&s);
+}
+
+/* Upstream: no untag or gp source, no switch timing. */
+static void test_openmetrics_unknown(void)
+{
+	struct tt_snapshot s = { 0 };
+	struct tt_export x;
+	char *t;
+
+	add(&s, 7, proc("redis-server", TT_MODE_NONE, 0, 10, 0, 20, 0, 0));
+	x = om_export(&s, NULL, 0, 0);
+	memcpy(x.src, src_upstream, sizeof(x.src));
+	x.hist_src = TT_SRC_NONE;
+	t = om_text_x(&x);
+	is_str(t,
+	       OM_SOURCES("fexit/do_arch_prctl_64", "unavailable",
+			  "fentry/switch_mm_irqs_off", "tp_btf/page_fault_user",
+			  "unavailable", "unavailable")
+	       OM_CTRL_META
+	       "tagtrace_ctrl_calls_total" OM_LABELS_7 " 10\n"
+	       OM_SWITCH_META
+	       "tagtrace_mode_switches_total" OM_LABELS_7 " 20\n"
+	       OM_FAULT_META
+	       "tagtrace_tagged_faults_total" OM_LABELS_7 " 0\n"
+	       OM_BITS_META
+	       "tagtrace_process_tag_bits{pid=\"7\",comm=\"redis-server\","
+	       "mode=\"none\"} 0\n"
+	       OM_UNCOUNTED_META
+	       "tagtrace_uncounted_events_total 0\n"
+	       "# EOF\n",
+	       "tt_openmetrics: no family for an event without a source or for untimed switches; sources say why");
+	free(t);
+	tt_snapshot_free(&s);
+}
+
 static void test_openmetrics(void)
 {
 	test_openmetrics_text();
+	test_openmetrics_torn();
+	test_openmetrics_unknown();
 	test_openmetrics_file();
 }
 
@@ -2181,6 +2612,8 @@ int main(void)
 	test_record();
 	test_table();
 	test_histfmt();
+	test_stop();
+	test_caps();
 	test_openmetrics();
 	return tap_done();
 }

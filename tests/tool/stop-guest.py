@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""stop-guest.py: tagtrace stops on time under an unpaced storm. Prints
+TAP, unnumbered. make check runs it on one vCPU: on two, the guest kernel
+panics ("Oops: int3" at do_trace_tagged_addr_untag+0x2c) when the untag
+tracepoint is switched on or off while the storm runs on the other vCPU.
+That is the kernel series' bug, not tagtrace's: toggling
+events/tagged_addr/tagged_addr_untag/enable through tracefs under the
+same storm panics too, while 50 toggles of syscalls/sys_enter_newuname
+under it do not. Both vCPU counts fail the old tagtrace (one: SIGINT
+6.7 s, -d 1 not done in 30 s; two: SIGINT 2.6 s before the panic).
+
+- SIGINT ends `trace -e untag > /dev/null` within LIMIT seconds;
+- `trace -d N` exits within N + LIMIT seconds of the attach (the moment it
+  says "Ctrl-C to stop", which it prints once attached);
+- a second SIGINT kills it: stdout is a pipe nobody reads, so the last
+  drain after the first SIGINT blocks, and only the default action of a
+  second one can end it;
+- `top` and `hist` end their report wait on SIGINT within LIMIT too.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import ok  # noqa: E402
+import tap  # noqa: E402
+
+TT = os.environ.get("TAGTRACE", "build/tool/tagtrace")
+STORM = "build/vm/storm"
+LIMIT = 0.5
+
+
+def start(args, stdout=subprocess.DEVNULL):
+    """tagtrace ARGS, once attached: (process, attach time, stderr lines)."""
+    p = subprocess.Popen([TT] + args, stdout=stdout, stderr=subprocess.PIPE,
+                         text=True)
+    lines = []
+    for line in p.stderr:
+        lines.append(line.rstrip("\n"))
+        if "Ctrl-C to stop" in line:
+            return p, time.monotonic(), lines
+    p.wait()
+    return p, None, lines
+
+
+def finish(p, lines, timeout=30):
+    """Waits for p (killing it after timeout); its exit status, the rest of stderr."""
+    try:
+        rc = p.wait(timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = p.wait()
+    lines += [x.rstrip("\n") for x in p.stderr]
+    return rc
+
+
+def main():
+    storm = subprocess.Popen([STORM, "1000000000"], stdout=subprocess.DEVNULL)
+    try:
+        run(storm)
+    finally:
+        storm.kill()
+        storm.wait()
+    return 1 if tap.failed else 0
+
+
+def run(storm):
+    # SIGINT during the storm.
+    p, t0, lines = start(["trace", "-e", "untag"])
+    ok(t0 is not None, "trace attached during the storm", *lines)
+    time.sleep(1)
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    rc = finish(p, lines)
+    took = time.monotonic() - t
+    summary = [x for x in lines if "dropped" in x]
+    ok(rc == 0 and took <= LIMIT,
+       f"SIGINT during an unpaced storm: trace exits 0 in {took:.3f} s (<= {LIMIT})",
+       f"status {rc}", *lines[-3:])
+    print(f"# {summary[-1] if summary else 'no summary'}")
+
+    # -d N during the storm.
+    for n in (1, 2):
+        p, t0, lines = start(["trace", "-e", "untag", "-d", str(n)])
+        rc = finish(p, lines)
+        took = time.monotonic() - t0 if t0 else -1
+        ok(rc == 0 and 0 < took <= n + LIMIT,
+           f"-d {n} during the storm: exits 0 {took:.3f} s after attaching (<= {n + LIMIT})",
+           f"status {rc}", *lines[-3:])
+
+    # A second SIGINT kills: the first one's drain blocks on a full pipe.
+    p, t0, lines = start(["trace", "-e", "untag"], stdout=subprocess.PIPE)
+    time.sleep(1)		# the pipe is full: trace is blocked writing
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    alive = p.poll() is None
+    ok(alive, "after one SIGINT, trace still prints what was queued into a full pipe")
+    p.send_signal(signal.SIGINT)
+    try:
+        rc = p.wait(5)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = "still running 5 s later"
+    p.stdout.close()
+    ok(rc == -signal.SIGINT, "a second SIGINT kills trace", f"status {rc}")
+
+    # top and hist: the wait for the next report ends on SIGINT.
+    for cmd in (["top", "-i", "60"], ["hist", "-i", "60"]):
+        p, t0, lines = start(cmd)
+        time.sleep(0.5)
+        t = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        rc = finish(p, lines)
+        took = time.monotonic() - t
+        ok(rc == 0 and took <= LIMIT,
+           f"{cmd[0]} -i 60: SIGINT ends it in {took:.3f} s with status 0 (<= {LIMIT})",
+           f"status {rc}", *lines[-3:])
+    ok(storm.poll() is None, "the storm ran throughout")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
