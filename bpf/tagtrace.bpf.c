@@ -103,8 +103,22 @@ static __always_inline void stat_inc(__u32 idx)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
 
+	/* Per-CPU, but an NMI (an untag in a perf handler) can interrupt. */
 	if (v)
-		*v += 1;	/* per-CPU slot */
+		__sync_fetch_and_add(v, 1);
+}
+
+/* The value at key, inserting init first when there is none. */
+static __always_inline void *lookup_or_init(void *map, const void *key,
+					    const void *init)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	/* -EEXIST: another CPU inserted it meanwhile, as good. */
+	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
 }
 
 static __always_inline bool comm_matches(void)
@@ -196,8 +210,7 @@ static __always_inline void count(__u32 tgid, __u32 kind, int mode,
 		if (fresh.mode)
 			fresh.tag_bits = mask_tag_bits(mm_untag_mask(mm));
 		bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
-		bpf_map_update_elem(&procs, &tgid, &fresh, BPF_NOEXIST);
-		p = bpf_map_lookup_elem(&procs, &tgid);
+		p = lookup_or_init(&procs, &tgid, &fresh);
 		if (!p) {
 			stat_inc(TT_STAT_PROC_FULL);
 			return;
@@ -458,17 +471,12 @@ static __always_inline __u32 log2_slot(__u64 v)
 
 static __always_inline void hist_add(struct tt_hist_key *key, __u64 dt)
 {
-	struct tt_hist *h = bpf_map_lookup_elem(&hists, key);
+	static const struct tt_hist zero;
+	struct tt_hist *h = lookup_or_init(&hists, key, &zero);
 
 	if (!h) {
-		static const struct tt_hist zero;
-
-		bpf_map_update_elem(&hists, key, &zero, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, key);
-		if (!h) {
-			stat_inc(TT_STAT_HIST_FULL);
-			return;
-		}
+		stat_inc(TT_STAT_HIST_FULL);
+		return;
 	}
 	__sync_fetch_and_add(&h->slots[log2_slot(dt)], 1);
 	__sync_fetch_and_add(&h->count, 1);

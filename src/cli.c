@@ -284,7 +284,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 			FAIL(st, "unknown option or missing value in '%s'",
 			     st->argv[st->next - 1]);
 		break;
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

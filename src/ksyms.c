@@ -103,9 +103,3 @@ const char *ksyms_format(const struct ksyms *ks, unsigned long long addr,
 			 addr - ks->syms[lo - 1].addr);
 	return buf;
 }
-
-const char *ksyms_resolve(void *ctx, unsigned long long addr, char *buf,
-			  size_t len)
-{
-	return ksyms_format(ctx, addr, buf, len);
-}

@@ -14,8 +14,5 @@ void ksyms_free(struct ksyms *ks);
 /* "sym+0xoff" into buf; the bare address when ks is NULL or nothing covers it. */
 const char *ksyms_format(const struct ksyms *ks, unsigned long long addr,
 			 char *buf, size_t len);
-/* ksyms_format() as a struct tt_fmt resolver: ctx is the struct ksyms. */
-const char *ksyms_resolve(void *ctx, unsigned long long addr, char *buf,
-			  size_t len);
 
 #endif /* TT_KSYMS_H */

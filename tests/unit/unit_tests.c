@@ -1000,6 +1000,12 @@ static void test_record_decode(void)
 	ok(!tt_record_decode(&r, sizeof(r)), "decode rejects kind UINT32_MAX");
 }
 
+/* ksyms_format() as a struct tt_fmt resolver: ctx is the struct ksyms. */
+static const char *ksyms_resolve(void *ctx, __u64 addr, char *buf, size_t len)
+{
+	return ksyms_format(ctx, addr, buf, len);
+}
+
 static void test_record_json(struct ksyms *ks)
 {
 	struct tt_fmt plain = { .start_ns = 0 };
