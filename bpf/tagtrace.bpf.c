@@ -71,10 +71,16 @@ struct {
 	__type(value, struct tt_sym);
 } syms SEC(".maps");
 
-/* switch_mm_irqs_off entry state, per CPU (it runs with irqs off). */
+/*
+ * switch_mm_irqs_off() state, per CPU (it runs with irqs off): what entry
+ * saw, for the exit, and the mm the last switch loaded on this CPU.
+ */
 struct sw_start {
 	__u64 ts;
 	struct mm_struct *prev;
+	struct mm_struct *next;
+	struct task_struct *tsk;
+	struct mm_struct *loaded;
 };
 
 struct {
@@ -97,7 +103,12 @@ struct {
 	__type(value, struct prctl_args);
 } prctl_args SEC(".maps");
 
-extern struct tlb_state cpu_tlbstate __ksym;
+/*
+ * Only the *_tlb programs use it, and the frontend loads them only where
+ * /proc/kallsyms lists it (CONFIG_KALLSYMS_ALL): the verifier needs its
+ * address. Weak, so that the object opens where BTF lacks it too.
+ */
+extern struct tlb_state cpu_tlbstate __ksym __weak;
 
 static __always_inline void stat_inc(__u32 idx)
 {
@@ -439,20 +450,51 @@ int BPF_KRETPROBE(arch_prctl_kretprobe, long ret)
 }
 
 /*
- * switch_mm_irqs_off(): the time spent in it, by mode transition, and on
- * kernels without the mode_switch event, the switch itself. Its first
- * argument is unused since 6.x: the outgoing mm is cpu_tlbstate.loaded_mm.
+ * switch_mm_irqs_off(prev, next, tsk): the time spent in it, by mode
+ * transition, and on kernels without the mode_switch event, the switch
+ * itself. The outgoing mm is what the CPU had loaded: the *_tlb programs
+ * read cpu_tlbstate.loaded_mm, a per-CPU variable the verifier finds only
+ * with CONFIG_KALLSYMS_ALL. The others take the next mm of this CPU's last
+ * switch they saw, which is loaded_mm; before the first, the prev argument,
+ * or current's active_mm when a caller passes none (leave_mm(), text poking).
+ * Entry saves next and tsk: a kretprobe has no arguments.
  */
-static __always_inline void switch_enter(void)
+static __always_inline struct sw_start *sw_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&sw_starts, &zero);
+}
+
+static __always_inline void switch_enter(struct sw_start *s,
+					 struct mm_struct *prev,
+					 struct mm_struct *next,
+					 struct task_struct *tsk)
+{
+	s->prev = prev;
+	s->next = next;
+	s->tsk = tsk;
+	s->ts = bpf_ktime_get_ns();
+}
+
+static __always_inline struct mm_struct *switch_prev(struct sw_start *s,
+						     struct mm_struct *prev)
+{
+	struct task_struct *task;
+
+	if (s->loaded)
+		return s->loaded;
+	if (prev)
+		return prev;
+	task = (void *)bpf_get_current_task();
+	return BPF_CORE_READ(task, active_mm);
+}
+
+static __always_inline struct mm_struct *tlb_loaded_mm(void)
 {
 	struct tlb_state *ts = bpf_this_cpu_ptr(&cpu_tlbstate);
-	__u32 zero = 0;
-	struct sw_start *s = bpf_map_lookup_elem(&sw_starts, &zero);
 
-	if (!s)
-		return;
-	s->prev = BPF_CORE_READ(ts, loaded_mm);
-	s->ts = bpf_ktime_get_ns();
+	return BPF_CORE_READ(ts, loaded_mm);
 }
 
 static __always_inline __u32 log2_slot(__u64 v)
@@ -483,18 +525,20 @@ static __always_inline void hist_add(struct tt_hist_key *key, __u64 dt)
 	__sync_fetch_and_add(&h->sum, dt);
 }
 
-static __always_inline void switch_exit(struct mm_struct *next,
-					struct task_struct *tsk)
+static __always_inline void switch_exit(void)
 {
-	__u32 zero = 0;
-	struct sw_start *s = bpf_map_lookup_elem(&sw_starts, &zero);
+	struct sw_start *s = sw_state();
 	struct tt_hist_key key = {};
-	struct mm_struct *prev;
+	struct mm_struct *prev, *next;
+	struct task_struct *tsk;
 	__u64 now = bpf_ktime_get_ns();
 
 	if (!s || !s->ts)
 		return;
 	prev = s->prev;
+	next = s->next;
+	tsk = s->tsk;
+	s->loaded = next;
 	key.prev_mode = mm_mode(prev);
 	key.next_mode = mm_mode(next);
 	key.same_mm = prev == next;
@@ -503,48 +547,73 @@ static __always_inline void switch_exit(struct mm_struct *next,
 		hist_add(&key, targ_usec ? (now - s->ts) / 1000 : now - s->ts);
 	s->ts = 0;
 	if (targ_switch_events && key.prev_mode != key.next_mode) {
+		__u32 pid = (__u32)bpf_get_current_pid_tgid();
 		__u64 lam = 0;
 
 		if (bpf_core_field_exists(next->context.lam_cr3_mask))
 			lam = BPF_CORE_READ(next, context.lam_cr3_mask);
 		handle_switch(prev ? BPF_CORE_READ(prev, context.ctx_id) : 0,
-			      BPF_CORE_READ(next, context.ctx_id),
-			      (__u32)bpf_get_current_pid_tgid(),
-			      tsk ? BPF_CORE_READ(tsk, pid) :
-				    (__u32)bpf_get_current_pid_tgid(),
+			      BPF_CORE_READ(next, context.ctx_id), pid,
+			      tsk ? BPF_CORE_READ(tsk, pid) : pid,
 			      key.prev_mode, key.next_mode, lam, false);
 	}
 }
 
 SEC("fentry/switch_mm_irqs_off")
-int BPF_PROG(switch_mm_fentry)
+int BPF_PROG(switch_mm_fentry, struct mm_struct *prev, struct mm_struct *next,
+	     struct task_struct *tsk)
 {
-	switch_enter();
+	struct sw_start *s = sw_state();
+
+	if (s)
+		switch_enter(s, switch_prev(s, prev), next, tsk);
+	return 0;
+}
+
+SEC("fentry/switch_mm_irqs_off")
+int BPF_PROG(switch_mm_fentry_tlb, struct mm_struct *prev,
+	     struct mm_struct *next, struct task_struct *tsk)
+{
+	struct sw_start *s = sw_state();
+
+	if (s)
+		switch_enter(s, tlb_loaded_mm(), next, tsk);
 	return 0;
 }
 
 SEC("fexit/switch_mm_irqs_off")
-int BPF_PROG(switch_mm_fexit, struct mm_struct *unused, struct mm_struct *next,
-	     struct task_struct *tsk)
+int BPF_PROG(switch_mm_fexit)
 {
-	switch_exit(next, tsk);
+	switch_exit();
 	return 0;
 }
 
 SEC("kprobe/switch_mm_irqs_off")
-int BPF_KPROBE(switch_mm_kprobe)
+int BPF_KPROBE(switch_mm_kprobe, struct mm_struct *prev,
+	       struct mm_struct *next, struct task_struct *tsk)
 {
-	switch_enter();
+	struct sw_start *s = sw_state();
+
+	if (s)
+		switch_enter(s, switch_prev(s, prev), next, tsk);
 	return 0;
 }
 
-/* A kretprobe has no arguments: the incoming mm is loaded_mm by now. */
+SEC("kprobe/switch_mm_irqs_off")
+int BPF_KPROBE(switch_mm_kprobe_tlb, struct mm_struct *prev,
+	       struct mm_struct *next, struct task_struct *tsk)
+{
+	struct sw_start *s = sw_state();
+
+	if (s)
+		switch_enter(s, tlb_loaded_mm(), next, tsk);
+	return 0;
+}
+
 SEC("kretprobe/switch_mm_irqs_off")
 int BPF_KRETPROBE(switch_mm_kretprobe)
 {
-	struct tlb_state *ts = bpf_this_cpu_ptr(&cpu_tlbstate);
-
-	switch_exit(BPF_CORE_READ(ts, loaded_mm), NULL);
+	switch_exit();
 	return 0;
 }
 

@@ -80,6 +80,13 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 		s->hist_src = btf_only ? TT_SRC_NONE : TT_SRC_KPROBE;
 }
 
+static bool times_switches(const struct tt_session *s)
+{
+	return s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
+	       s->src[TT_EV_SWITCH] == TT_SRC_KPROBE ||
+	       s->hist_src != TT_SRC_NONE;
+}
+
 static void enable(struct bpf_program *prog)
 {
 	bpf_program__set_autoload(prog, true);
@@ -129,12 +136,14 @@ static void enable_sources(struct tt_session *s)
 	}
 	if (s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
 	    s->hist_src == TT_SRC_FENTRY) {
-		enable(o->progs.switch_mm_fentry);
+		enable(s->tlbstate ? o->progs.switch_mm_fentry_tlb :
+				     o->progs.switch_mm_fentry);
 		enable(o->progs.switch_mm_fexit);
 	}
 	if (s->src[TT_EV_SWITCH] == TT_SRC_KPROBE ||
 	    s->hist_src == TT_SRC_KPROBE) {
-		enable(o->progs.switch_mm_kprobe);
+		enable(s->tlbstate ? o->progs.switch_mm_kprobe_tlb :
+				     o->progs.switch_mm_kprobe);
 		enable(o->progs.switch_mm_kretprobe);
 	}
 }
@@ -203,6 +212,7 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
+	s->tlbstate = times_switches(s) && tt_probe_ksym("cpu_tlbstate");
 	if (wants_hist(env) && s->hist_src == TT_SRC_NONE) {
 		fputs("tagtrace: cannot time switch_mm_irqs_off here (no such function, or -A btf without fentry)\n",
 		      stderr);
@@ -259,6 +269,9 @@ void tt_session_report(const struct tt_session *s, const struct tt_env *env)
 				tt_source_name(s->src[k]));
 	if (s->hist_src != TT_SRC_NONE)
 		fprintf(stderr, " hist=%s", tt_source_name(s->hist_src));
+	if (times_switches(s))
+		fprintf(stderr, " outgoing_mm=%s",
+			s->tlbstate ? "cpu_tlbstate" : "last_switch");
 	fputc('\n', stderr);
 	for (k = 0; k < TT_EV_MAX; k++)
 		if ((wanted & (1U << k)) && s->src[k] == TT_SRC_NONE)

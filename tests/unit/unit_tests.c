@@ -862,6 +862,44 @@ static void test_ksyms(void)
 	ksyms_free(ks);
 }
 
+static bool has_string(const char *text, const char *name)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	bool found;
+
+	if (!f)
+		die("fmemopen");
+	found = ksyms_has(f, name);
+	fclose(f);
+	return found;
+}
+
+/* Is a per-CPU variable there for a __ksym (CONFIG_KALLSYMS_ALL)? */
+static void test_ksyms_has(void)
+{
+	static const char all[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"000000000001f000 d cpu_tlbstate_shared\n"
+		"0000000000020000 D cpu_tlbstate\n"
+		"ffffffff81000100 T switch_mm_irqs_off\n"
+		"ffffffffc0000000 t helper\t[mod]\n";
+	static const char code_only[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81000100 T switch_mm_irqs_off\n"
+		"ffffffff81000200 t cpu_tlbstate_init\n";
+
+	ok(has_string(all, "cpu_tlbstate"),
+	   "ksyms_has: a data symbol (KALLSYMS_ALL)");
+	ok(has_string(all, "helper"), "ksyms_has: a module symbol");
+	ok(has_string("0000000000000000 D cpu_tlbstate", "cpu_tlbstate"),
+	   "ksyms_has: on the last line without a newline");
+	ok(!has_string(code_only, "cpu_tlbstate"),
+	   "ksyms_has: code only, a longer name is not the symbol");
+	ok(!has_string(all, "cpu_tlb"), "ksyms_has: a prefix is not the symbol");
+	ok(!has_string(all, "D"), "ksyms_has: the type column is not a name");
+	ok(!has_string("", "cpu_tlbstate"), "ksyms_has: empty stream");
+}
+
 /* ---- record.c ----------------------------------------------------------- */
 
 static struct tt_record rec(enum tt_event_kind kind, const char *comm)
@@ -2184,6 +2222,7 @@ int main(void)
 	test_json();
 	test_json_utf8();
 	test_ksyms();
+	test_ksyms_has();
 	test_record();
 	test_table();
 	test_histfmt();
