@@ -389,7 +389,9 @@ TAGGED_ADDR_TP(gp, handle_gp(ip, address, mode),
 
 /*
  * Fallback for enables: do_arch_prctl_64()'s return, for the tagging
- * options. The mode and mask are the process's state after the call.
+ * options. The mode and mask are the process's state after the call. A
+ * debugger's PTRACE_ARCH_PRCTL runs it with the tracee as task: not the
+ * debugger's own call, so not reported, as the tracepoint does not.
  */
 static __always_inline int prctl_done(int option, __u64 arg2, long ret)
 {
@@ -421,6 +423,8 @@ SEC("fexit/do_arch_prctl_64")
 int BPF_PROG(arch_prctl_fexit, struct task_struct *task, int option,
 	     unsigned long arg2, long ret)
 {
+	if ((void *)task != (void *)bpf_get_current_task())
+		return 0;
 	return prctl_done(option, arg2, ret);
 }
 
@@ -431,6 +435,8 @@ int BPF_KPROBE(arch_prctl_kprobe, struct task_struct *task, int option,
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct prctl_args a = { .option = option, .arg2 = arg2 };
 
+	if ((void *)task != (void *)bpf_get_current_task())
+		return 0;
 	bpf_map_update_elem(&prctl_args, &tid, &a, BPF_ANY);
 	return 0;
 }
