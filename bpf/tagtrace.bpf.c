@@ -33,6 +33,7 @@ const volatile __u32 targ_stream;		/* 1 << kind: to the ring buffer */
 const volatile bool targ_hist;			/* time switch_mm_irqs_off */
 const volatile bool targ_usec;			/* hist in us, not ns */
 const volatile bool targ_switch_events;		/* fallback mode switch events */
+const volatile bool targ_count;			/* per-process counters (top) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -42,7 +43,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
-	__type(key, __u32);
+	__type(key, struct tt_proc_key);
 	__type(value, struct tt_proc);
 } procs SEC(".maps");
 
@@ -204,24 +205,53 @@ static __always_inline struct mm_struct *current_mm(void)
 	return BPF_CORE_READ(task, mm);
 }
 
-/*
- * Count one event for the current process. mode/tag_bits < 0 leave the
- * recorded state alone.
- */
-static __always_inline void count(__u32 tgid, __u32 kind, int mode,
-				  int tag_bits)
+/* The current process's key: its tgid and its group leader's start. */
+static __always_inline struct tt_proc_key current_key(void)
 {
-	struct tt_proc *p = bpf_map_lookup_elem(&procs, &tgid);
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct tt_proc_key key = {
+		.tgid = bpf_get_current_pid_tgid() >> 32,
+		.start_ns = BPF_CORE_READ(task, group_leader, start_time),
+	};
 
+	return key;
+}
+
+/* Has the current process's last thread begun to exit? */
+static __always_inline bool current_group_dead(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	return !BPF_CORE_READ(task, signal, live.counter);
+}
+
+/*
+ * Count one event for the current process (top only). mode/tag_bits < 0
+ * leave the recorded state alone.
+ */
+static __always_inline void count(__u32 kind, int mode, int tag_bits)
+{
+	struct tt_proc_key key;
+	struct tt_proc *p;
+
+	if (!targ_count)
+		return;
+	key = current_key();
+	p = bpf_map_lookup_elem(&procs, &key);
 	if (!p) {
 		/* A process may have enabled tagging before we started. */
+		struct task_struct *task = (void *)bpf_get_current_task();
 		struct mm_struct *mm = current_mm();
-		struct tt_proc fresh = { .mode = mm_mode(mm) };
+		struct tt_proc fresh = {
+			.mode = mm_mode(mm),
+			/* Its last switch_mm, after top pruned it. */
+			.exited = current_group_dead(),
+		};
 
 		if (fresh.mode)
 			fresh.tag_bits = mask_tag_bits(mm_untag_mask(mm));
-		bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
-		p = lookup_or_init(&procs, &tgid, &fresh);
+		BPF_CORE_READ_STR_INTO(&fresh.comm, task, group_leader, comm);
+		p = lookup_or_init(&procs, &key, &fresh);
 		if (!p) {
 			stat_inc(TT_STAT_PROC_FULL);
 			return;
@@ -232,8 +262,6 @@ static __always_inline void count(__u32 tgid, __u32 kind, int mode,
 		p->mode = mode;
 	if (tag_bits >= 0)
 		p->tag_bits = tag_bits;
-	if (kind == TT_EV_CTRL)	/* exec renames, and resets the mode */
-		bpf_get_current_comm(p->comm, sizeof(p->comm));
 }
 
 /*
@@ -275,7 +303,7 @@ static __always_inline int handle_ctrl(int interface, int op, int req_bits,
 
 	if (!wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_CTRL, mode, granted_bits);
+	count(TT_EV_CTRL, mode, granted_bits);
 	emit(&r, TT_EV_CTRL);
 	return 0;
 }
@@ -290,7 +318,7 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 
 	if (tagged == untagged || !wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_UNTAG, mode, -1);
+	count(TT_EV_UNTAG, mode, -1);
 	if ((targ_stream & (1U << TT_EV_UNTAG)) &&
 	    !bpf_map_lookup_elem(&syms, &caller)) {
 		struct tt_sym sym;
@@ -319,7 +347,7 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
 
 	if (!wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_SWITCH, -1, -1);
+	count(TT_EV_SWITCH, -1, -1);
 	emit(&r, TT_EV_SWITCH);
 	return 0;
 }
@@ -334,7 +362,7 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 
 	if (!wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_FAULT, mode, -1);
+	count(TT_EV_FAULT, mode, -1);
 	emit(&r, TT_EV_FAULT);
 	return 0;
 }
@@ -348,7 +376,7 @@ static __always_inline int handle_gp(__u64 ip, __u64 address, int mode)
 
 	if (!wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_GP, mode, -1);
+	count(TT_EV_GP, mode, -1);
 	emit(&r, TT_EV_GP);
 	return 0;
 }
@@ -621,6 +649,65 @@ int BPF_KRETPROBE(switch_mm_kretprobe)
 {
 	switch_exit();
 	return 0;
+}
+
+/*
+ * Process lifetimes, for top's counters: at exec the process takes its new
+ * name (the exec reset event comes before the kernel renames it) and the
+ * new mm's mode; when its last thread exits it is marked so, and top drops
+ * it after reporting it.
+ */
+static __always_inline int proc_exec(void)
+{
+	struct tt_proc_key key = current_key();
+	struct tt_proc *p = bpf_map_lookup_elem(&procs, &key);
+	struct mm_struct *mm;
+
+	if (!p)
+		return 0;
+	mm = current_mm();
+	bpf_get_current_comm(p->comm, sizeof(p->comm));
+	p->mode = mm_mode(mm);
+	p->tag_bits = p->mode ? mask_tag_bits(mm_untag_mask(mm)) : 0;
+	return 0;
+}
+
+static __always_inline int proc_exit(void)
+{
+	struct tt_proc_key key;
+	struct tt_proc *p;
+
+	if (!current_group_dead())
+		return 0;
+	key = current_key();
+	p = bpf_map_lookup_elem(&procs, &key);
+	if (p)
+		p->exited = 1;
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(proc_exec_btf)
+{
+	return proc_exec();
+}
+
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(proc_exec_raw)
+{
+	return proc_exec();
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(proc_exit_btf)
+{
+	return proc_exit();
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(proc_exit_raw)
+{
+	return proc_exit();
 }
 
 /*

@@ -92,7 +92,7 @@ static void enable(struct bpf_program *prog)
 	bpf_program__set_autoload(prog, true);
 }
 
-static void enable_sources(struct tt_session *s)
+static void enable_sources(struct tt_session *s, bool raw_tp)
 {
 	struct tagtrace_bpf *o = s->skel;
 	struct bpf_program *btf[TT_EV_MAX] = {
@@ -145,6 +145,10 @@ static void enable_sources(struct tt_session *s)
 		enable(s->tlbstate ? o->progs.switch_mm_kprobe_tlb :
 				     o->progs.switch_mm_kprobe);
 		enable(o->progs.switch_mm_kretprobe);
+	}
+	if (s->counts) {
+		enable(raw_tp ? o->progs.proc_exec_raw : o->progs.proc_exec_btf);
+		enable(raw_tp ? o->progs.proc_exit_raw : o->progs.proc_exit_btf);
 	}
 }
 
@@ -212,6 +216,8 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
+	/* Only top reads the counters; the process events keep them right. */
+	s->counts = env->cmd == TT_CMD_TOP;
 	s->tlbstate = times_switches(s) && tt_probe_ksym("cpu_tlbstate");
 	if (wants_hist(env) && s->hist_src == TT_SRC_NONE) {
 		fputs("tagtrace: cannot time switch_mm_irqs_off here (no such function, or -A btf without fentry)\n",
@@ -235,11 +241,12 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 	s->skel->rodata->targ_switch_events =
 		s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
 		s->src[TT_EV_SWITCH] == TT_SRC_KPROBE;
+	s->skel->rodata->targ_count = s->counts;
 	/* Only trace streams records; the others keep the smallest buffer. */
 	bpf_map__set_max_entries(s->skel->maps.events,
 				 env->cmd == TT_CMD_TRACE ?
 				 env->ringbuf_size : 4096);
-	enable_sources(s);
+	enable_sources(s, env->attach == TT_ATTACH_RAW);
 
 	t1 = tt_now_ns();
 	ret = tagtrace_bpf__load(s->skel);

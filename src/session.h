@@ -23,6 +23,7 @@ struct tt_session {
 	int nr_cpus;
 	__u64 attach_ns;		/* CLOCK_MONOTONIC before attaching */
 	bool load_failed;		/* the kernel refused a program */
+	bool counts;			/* per-process counters (top) */
 	bool tlbstate;			/* outgoing mm from cpu_tlbstate */
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tagtrace top: every interval, the per-process counters BPF keeps (exact
- * whatever the ring buffer does), busiest first. A process that has exited
+ * whatever the ring buffer does), busiest first. BPF keys them by pid and
+ * start time, so a reused pid is a new row. A process that has exited
  * stays listed until it has been idle for PRUNE_AFTER reports, then leaves
  * the map so a long run does not fill it.
  */
@@ -18,31 +19,47 @@
 #define PRUNE_AFTER	5
 #define MAX_TEXT_ROWS	20
 
-static bool process_gone(__u32 pid)
+/*
+ * BPF marks a process whose last thread exited; a process it never saw
+ * exit (it exited while the programs were being attached) is gone when its
+ * pid is, and a pid in use since may be another process's.
+ */
+static bool process_gone(const struct tt_row *r)
 {
-	return kill(pid, 0) && errno == ESRCH;
+	return r->gone || (kill(r->pid, 0) && errno == ESRCH);
+}
+
+/* The counter map, one key at a time. */
+static int read_iter(int fd, struct tt_snapshot *cur)
+{
+	struct tt_proc_key key, next, *pkey = NULL;
+	struct tt_proc p;
+
+	while (!bpf_map_get_next_key(fd, pkey, &next)) {
+		key = next;
+		pkey = &key;
+		if (bpf_map_lookup_elem(fd, &key, &p))
+			continue;	/* pruned meanwhile */
+		if (tt_snapshot_add(cur, &key, &p))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* The whole counter map into cur, with deltas against prev. */
 static int snapshot(int fd, struct tt_snapshot *cur,
 		    struct tt_snapshot *prev)
 {
-	__u32 key, next, *pkey = NULL;
-	struct tt_proc p;
 	size_t i;
+	int err;
 
 	tt_snapshot_clear(cur);
-	while (!bpf_map_get_next_key(fd, pkey, &next)) {
-		key = next;
-		pkey = &key;
-		if (bpf_map_lookup_elem(fd, &key, &p))
-			continue;	/* pruned meanwhile */
-		if (tt_snapshot_add(cur, key, &p))
-			return -ENOMEM;
-	}
+	err = read_iter(fd, cur);
+	if (err)
+		return err;
 	tt_snapshot_diff(cur, prev);
 	for (i = 0; i < cur->nr; i++)
-		cur->rows[i].gone = process_gone(cur->rows[i].pid);
+		cur->rows[i].gone = process_gone(&cur->rows[i]);
 	return 0;
 }
 
@@ -50,9 +67,15 @@ static void prune(int fd, const struct tt_snapshot *cur)
 {
 	size_t i;
 
-	for (i = 0; i < cur->nr; i++)
-		if (cur->rows[i].gone && cur->rows[i].idle >= PRUNE_AFTER)
-			bpf_map_delete_elem(fd, &cur->rows[i].pid);
+	for (i = 0; i < cur->nr; i++) {
+		const struct tt_row *r = &cur->rows[i];
+		struct tt_proc_key key = {
+			.tgid = r->pid, .start_ns = r->start_ns,
+		};
+
+		if (r->gone && r->idle >= PRUNE_AFTER)
+			bpf_map_delete_elem(fd, &key);
+	}
 }
 
 /* The OpenMetrics file, rewritten whole; a failure is said once a run. */
@@ -113,7 +136,8 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env)
 		/* A signal ends the run with one last, partial, report. */
 		err = snapshot(fd, &snaps[cur], &snaps[!cur]);
 		if (err) {
-			fprintf(stderr, "tagtrace: out of memory reading counters\n");
+			fprintf(stderr, "tagtrace: cannot read the counters: %s\n",
+				strerror(-err));
 			break;
 		}
 		report(s, env, &snaps[cur], (now - last) / 1e9);

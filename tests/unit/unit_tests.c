@@ -1293,7 +1293,19 @@ static struct tt_proc proc(const char *comm, int mode, int bits, __u64 ctrl,
 
 static void add(struct tt_snapshot *s, __u32 pid, struct tt_proc p)
 {
-	if (tt_snapshot_add(s, pid, &p))
+	struct tt_proc_key key = { .tgid = pid };
+
+	if (tt_snapshot_add(s, &key, &p))
+		die("tt_snapshot_add");
+}
+
+static void add_key(struct tt_snapshot *s, __u32 pid, __u64 start_ns,
+		    struct tt_proc p, bool exited)
+{
+	struct tt_proc_key key = { .tgid = pid, .start_ns = start_ns };
+
+	p.exited = exited;
+	if (tt_snapshot_add(s, &key, &p))
 		die("tt_snapshot_add");
 }
 
@@ -1412,6 +1424,25 @@ static void test_snapshot_diff(void)
 	tt_snapshot_diff(&b, &a);
 	is_uint(b.rows[0].delta[TT_EV_CTRL], 2,
 		"diff: a reused pid (counts went down) counts as new");
+
+	/*
+	 * BPF keys a process by pid and start time: an exited process and a
+	 * new one given its pid are two rows, each diffed against its own.
+	 */
+	tt_snapshot_clear(&a);
+	tt_snapshot_clear(&b);
+	add_key(&a, 7, 100, proc("old", 1, 6, 0, 50, 0, 0, 0), true);
+	add_key(&b, 7, 900, proc("new", 0, 0, 0, 0, 3, 0, 0), false);
+	add_key(&b, 7, 100, proc("old", 1, 6, 0, 50, 0, 0, 0), true);
+	tt_snapshot_diff(&b, &a);
+	ok(b.nr == 2 && b.rows[0].start_ns == 100 && b.rows[0].gone &&
+	   b.rows[0].idle == 1 && tt_row_total(b.rows[0].delta) == 0 &&
+	   b.rows[0].count[TT_EV_UNTAG] == 50,
+	   "diff: the exited process keeps its counts, marked gone, idle");
+	ok(b.rows[1].start_ns == 900 && !b.rows[1].gone &&
+	   b.rows[1].count[TT_EV_UNTAG] == 0 && b.rows[1].mode == 0 &&
+	   b.rows[1].delta[TT_EV_SWITCH] == 3 && !strcmp(b.rows[1].comm, "new"),
+	   "diff: the pid's new process has its own name, mode and counts");
 
 	tt_snapshot_free(&a);
 	tt_snapshot_free(&b);
