@@ -29,7 +29,37 @@ static bool process_gone(const struct tt_row *r)
 	return r->gone || (kill(r->pid, 0) && errno == ESRCH);
 }
 
-/* The counter map, one key at a time. */
+#define BATCH 1024	/* entries a read; a hash bucket holds fewer */
+
+/*
+ * The counter map, BATCH entries a system call (BPF_MAP_LOOKUP_BATCH,
+ * Linux 5.6). -EINVAL or -ENOTSUPP (524) on the first call: the kernel
+ * has no batch reads for hash maps.
+ */
+static int read_batch(int fd, struct tt_snapshot *cur)
+{
+	static struct tt_proc_key keys[BATCH];
+	static struct tt_proc vals[BATCH];
+	struct tt_proc_key token;	/* a bucket index; key-sized to be safe */
+	void *in = NULL;
+	__u32 n, i;
+	int err;
+
+	do {
+		n = BATCH;
+		err = bpf_map_lookup_batch(fd, in, &token, keys, vals, &n,
+					   NULL);
+		if (err && errno != ENOENT)
+			return -errno;
+		for (i = 0; i < n; i++)
+			if (tt_snapshot_add(cur, &keys[i], &vals[i]))
+				return -ENOMEM;
+		in = &token;
+	} while (!err);
+	return 0;
+}
+
+/* The same, one key at a time, for kernels without batch reads. */
 static int read_iter(int fd, struct tt_snapshot *cur)
 {
 	struct tt_proc_key key, next, *pkey = NULL;
@@ -48,13 +78,24 @@ static int read_iter(int fd, struct tt_snapshot *cur)
 
 /* The whole counter map into cur, with deltas against prev. */
 static int snapshot(int fd, struct tt_snapshot *cur,
-		    struct tt_snapshot *prev)
+		    struct tt_snapshot *prev, bool verbose)
 {
+	static int batch = -1;	/* unknown yet */
 	size_t i;
 	int err;
 
 	tt_snapshot_clear(cur);
-	err = read_iter(fd, cur);
+	err = batch ? read_batch(fd, cur) : read_iter(fd, cur);
+	if (batch < 0) {
+		batch = err != -EINVAL && err != -524;
+		if (verbose)
+			fprintf(stderr, "tagtrace: reading counters %s\n",
+				batch ? "in batches" : "one key at a time");
+		if (!batch) {
+			tt_snapshot_clear(cur);
+			err = read_iter(fd, cur);
+		}
+	}
 	if (err)
 		return err;
 	tt_snapshot_diff(cur, prev);
@@ -134,7 +175,7 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env)
 		tt_sleep(env->interval);
 		now = tt_now_ns();
 		/* A signal ends the run with one last, partial, report. */
-		err = snapshot(fd, &snaps[cur], &snaps[!cur]);
+		err = snapshot(fd, &snaps[cur], &snaps[!cur], env->verbose);
 		if (err) {
 			fprintf(stderr, "tagtrace: cannot read the counters: %s\n",
 				strerror(-err));
