@@ -34,12 +34,12 @@ def load_ndjson(path):
     return out
 
 
-def workload(d):
+def workload(d, name="workload.out"):
     vals = {}
-    with open(f"{d}/workload.out") as f:
+    with open(f"{d}/{name}") as f:
         for line in f:
             k, _, v = line.strip().partition("=")
-            vals[k] = int(v)
+            vals[k] = int(v, 0)
     return vals
 
 
@@ -137,17 +137,32 @@ FALLBACK_SOURCES = {
 
 def check_fallback(d, n, m, k, f, g, attach="auto"):
     w = workload(d)
+    pt = workload(d, "ptrace.out")
     records = load_ndjson(f"{d}/trace.json")
     reports = load_ndjson(f"{d}/top.json")
     with open(f"{d}/trace.err") as fh:
         err = fh.read()
+    with open(f"{d}/outgoing_mm") as fh:
+        outgoing = fh.read().strip()
     ctrl, switch, fault = FALLBACK_SOURCES[attach]
     ok("untag=unavailable" in err and "gp=unavailable" in err,
        "the tool says untag and gp are unavailable", err)
     ok(f"ctrl={ctrl}" in err, f"enables come from {ctrl}", err)
     ok(f"switch={switch}" in err, f"mode switches come from {switch}", err)
     ok(f"fault={fault}" in err, f"faults come from {fault}", err)
+    ok(f"outgoing_mm={outgoing}" in err,
+       f"the outgoing mm comes from {outgoing}, as /proc/kallsyms allows", err)
     tr, tp = trace_counts(records), top_counts(reports)
+    # ptrace_query: a debugger reads its tracee's mask through
+    # do_arch_prctl_64(child, ...): the tracee's own query only counts.
+    dbg, tracee = pt["debugger_pid"], pt["tracee_pid"]
+    ok(tr[dbg, "ctrl"] == 0 == tp[dbg, "ctrl"],
+       "ctrl: a debugger's PTRACE_ARCH_PRCTL queries are not its own",
+       f"trace {tr[dbg, 'ctrl']} top {tp[dbg, 'ctrl']}")
+    ok(tr[tracee, "ctrl"] == 2 == tp[tracee, "ctrl"],
+       "ctrl: the tracee's own enable and query, and no more",
+       f"trace {tr[tracee, 'ctrl']} top {tp[tracee, 'ctrl']}")
+    records = [r for r in records if r["pid"] not in (dbg, tracee)]
     ok(enables(records) == n + 2, f"ctrl: {n} + 2 arch_prctl enables seen",
        f"got {enables(records)}")
     queries = sum(1 for r in records if r["event"] == "ctrl" and r["op"] == "query")
@@ -159,6 +174,19 @@ def check_fallback(d, n, m, k, f, g, attach="auto"):
        f"switch: at least one per round out of the tagged worker ({sw} for {k})")
     ok(all(r["prev_mode"] != r["next_mode"] for r in records if r["event"] == "switch"),
        "every switch record changes the mode")
+    # Out of the tagged worker the CPU goes to an untagged task, mostly
+    # the workload's main process (tagtrace shares the CPU): next_pid names
+    # it (a kretprobe must save the argument at entry). Only the worker's
+    # last switch, to init_mm as it exits, has no task: next_pid is its own.
+    main = w["main_pid"]
+    out = sorted((r for r in records if r["event"] == "switch" and r["pid"] == pp),
+                 key=lambda r: r["ts_ns"])
+    nexts = Counter(r["next_pid"] for r in out)
+    own = [r for r in out[:-1] if r["next_pid"] == pp]
+    ok(not own and nexts[main] >= k // 2,
+       f"switch: next_pid is the incoming task: the main process {main} "
+       f"{nexts[main]} times for {k} rounds, the worker itself {len(own)} "
+       "before its exit", nexts.most_common(4))
     t = w["tagged_pid"]
     ok(tr[t, "fault"] >= f, f"fault: at least {f} for {f} tagged pages", tr[t, "fault"])
     bad = [f"pid {p} {kind}: trace {tr[p, kind]} top {tp[p, kind]}"

@@ -1,5 +1,5 @@
 # Guest-side helpers for tests/tool/*-guest.sh (sourced; POSIX sh).
-TT=build/tool/tagtrace
+TT=${TT:-build/tool/tagtrace}	# TT=other/tagtrace: compare builds
 W=build/vm/tagged_workload
 T=/sys/kernel/tracing
 E=$T/events/tagged_addr
