@@ -4,6 +4,8 @@
   check_counts.py counts   DIR N M K F G   tagtrace == tracefs == workload
   check_counts.py fallback DIR N M K F G [raw]   upstream kernel: fallbacks
   check_counts.py storm    DIR M           tiny ring buffer: drops, exact top
+  check_counts.py filter   DIR PA NA PB NB  -p PA and -c of PB's name
+  check_counts.py pidreuse DIR PA PB [pages]  a reused PID, leader names
 
 DIR holds the files the *-guest.sh scripts wrote: trace.json, trace.err,
 top.json, workload.out and (counts) tracefs.txt. Prints TAP, unnumbered.
@@ -209,12 +211,71 @@ def check_storm(d, m):
        "trace: records printed + dropped cover every untag", f"{events} + {dropped} < {m}")
 
 
+def last_rows(reports):
+    return reports[-1]["processes"] if reports else []
+
+
+def row_desc(rows):
+    return [f"pid {p['pid']} {p['comm']} {p['mode']} {p['tag_bits']} "
+            f"{p['total']} exited={p['exited']}" for p in rows]
+
+
+def check_filter(d, pa, na, pb, nb):
+    """-p and -c each keep exactly one of two tagged processes."""
+    procs = {pa: ("tagloop", na), pb: ("tagloop_b", nb)}
+    for name, want, other in (("top_p", pa, pb), ("top_c", pb, pa)):
+        rows = last_rows(load_ndjson(f"{d}/{name}.json"))
+        comm, n = procs[want]
+        flag = "-p" if name == "top_p" else "-c"
+        ok(len(rows) == 1 and rows[0]["pid"] == want and rows[0]["comm"] == comm
+           and rows[0]["total"]["untag"] == n and rows[0]["total"]["ctrl"] == 2,
+           f"top {flag}: one row, {comm} (pid {want}) with its {n} untags, "
+           "enable and query", *row_desc(rows))
+    for name, want in (("trace_p", pb), ("trace_c", pa)):
+        records = load_ndjson(f"{d}/{name}.json")
+        comm, n = procs[want]
+        flag = "-p" if name == "trace_p" else "-c"
+        alien = [r for r in records if r["pid"] != want or r["comm"] != comm]
+        untags = sum(1 for r in records if r["event"] == "untag")
+        ok(not alien and untags == n and enables(records) == 1,
+           f"trace {flag}: only {comm} (pid {want}): its {n} untags, 1 enable",
+           f"{len(alien)} records of others, {untags} untags, "
+           f"{enables(records)} enables", *[str(r) for r in alien[:3]])
+
+
+def check_pidreuse(d, pa, pb, pages=None):
+    """A reused PID is a new row; rows are named after the group leader."""
+    kind, got = ("fault", "faults") if pages else ("untag", "untags")
+    reports = load_ndjson(f"{d}/top.json")
+    seen = [p for r in reports for p in r["processes"]]
+    last = last_rows(reports)
+    new = [p for p in last if p["pid"] == pa and p["comm"] == "tagquery"]
+    ok(len(new) == 1 and new[0]["total"][kind] == 0
+       and new[0]["total"]["ctrl"] == 1 and new[0]["mode"] == "none"
+       and new[0]["tag_bits"] == 0,
+       f"top: the new process with pid {pa} has its own name, mode none, "
+       f"1 query and no {got}", *row_desc([p for p in last if p["pid"] == pa]))
+    old = [p for p in seen if p["pid"] == pa and p["total"][kind] >= 50]
+    ok(old and old[-1]["comm"] == "true" and old[-1]["mode"] == "none"
+       and old[-1]["tag_bits"] == 0,
+       f"top: the old process {pa}: its 50 {got}, named and untagged as "
+       "after its exec of true", *row_desc(old[-1:]))
+    ok(old and old[-1]["exited"], "top: the old process is marked exited",
+       *row_desc(old[-1:]))
+    b = [p for p in seen if p["pid"] == pb]
+    ok(b and b[-1]["comm"] == "tagloop" and b[-1]["total"][kind] >= 20
+       and b[-1]["total"]["ctrl"] == 2,
+       f"top: a process whose thread 'worker' made its query and {got} is "
+       "named after its leader, tagloop", *row_desc(b[-1:]))
+
+
 def main():
     mode, d, *args = sys.argv[1:]
     nums = [int(x) for x in args if x.isdigit()]
     extra = [x for x in args if not x.isdigit()]
     {"counts": check_counts, "fallback": check_fallback,
-     "storm": check_storm}[mode](d, *nums, *extra)
+     "storm": check_storm, "filter": check_filter,
+     "pidreuse": check_pidreuse}[mode](d, *nums, *extra)
     return 1 if tap.failed else 0
 
 

@@ -12,10 +12,13 @@ done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
 tap_guest --cpu uai -- tests/tool/storm-guest.sh 20000
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
+tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
+tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh
 tap_guest --cpu lam -- tests/tool/hist-guest.sh 3 100 200 8 5
 for attach in auto raw; do
 	tap_guest --cpu lam --kernel $upstream -- \
 		tests/tool/fallback-guest.sh $attach 3 200 8 5
 done
+tap_guest --cpu lam --kernel $upstream -- tests/tool/pidreuse-guest.sh --pages
 
 tap_done
