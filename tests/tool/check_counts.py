@@ -207,8 +207,9 @@ def check_storm(d, m):
     got = top_counts(reports)[t, "untag"]
     ok(got == m, f"top: exactly {m} untags for the storm process despite the drops",
        f"got {got}")
-    ok(events is not None and events + dropped >= m,
-       "trace: records printed + dropped cover every untag", f"{events} + {dropped} < {m}")
+    ok(events is not None and events + dropped == m == got,
+       "trace: records printed + dropped == untags made == top's untags",
+       f"{events} + {dropped}, {m} made, top {got}")
 
 
 def last_rows(reports):

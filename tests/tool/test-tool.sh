@@ -10,7 +10,9 @@ for cpu in lam uai; do
 	tap_guest --cpu $cpu -- tests/tool/counts-guest.sh auto 5 200 300 64 20
 done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
-tap_guest --cpu uai -- tests/tool/storm-guest.sh 20000
+for smp in 1 2; do
+	tap_guest --cpu uai --smp $smp -- tests/tool/storm-guest.sh 20000
+done
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
 tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh
