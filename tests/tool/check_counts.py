@@ -6,11 +6,13 @@
   check_counts.py storm    DIR M           tiny ring buffer: drops, exact top
   check_counts.py filter   DIR PA NA PB NB  -p PA and -c of PB's name
   check_counts.py pidreuse DIR PA PB [pages]  a reused PID, leader names
+  check_counts.py hist     DIR K MODE [raw]  hist per mode transition
 
 DIR holds the files the *-guest.sh scripts wrote: trace.json, trace.err,
 top.json, workload.out and (counts) tracefs.txt. Prints TAP, unnumbered.
 """
 import json
+import os
 import re
 import sys
 
@@ -270,13 +272,61 @@ def check_pidreuse(d, pa, pb, pages=None):
        "named after its leader, tagloop", *row_desc(b[-1:]))
 
 
+def tracefs_modes(d):
+    """tagged_addr_mode_switch events between two mms: (prev, next) -> n."""
+    counts = Counter()
+    with open(f"{d}/tracefs.txt") as f:
+        for line in f:
+            m = re.search(r"tagged_addr_mode_switch: .*prev_mm=(\d+) "
+                          r"next_mm=(\d+) .*prev_mode=(\w+) next_mode=(\w+)",
+                          line)
+            if m and m.group(1) != m.group(2):
+                counts[m.group(3), m.group(4)] += 1
+    return counts
+
+
+def check_hist(d, k, mode, attach="auto"):
+    """hist per (prev mode, next mode): tracefs's mode switches, the
+    workload's known transitions, the kprobe count in total."""
+    reports = load_ndjson(f"{d}/hist.json")
+    with open(f"{d}/hist.err") as fh:
+        err = fh.read()
+    with open(f"{d}/kprobes") as fh:
+        kprobes = int(fh.read())
+    with open(f"{d}/outgoing_mm") as fh:
+        outgoing = fh.read().strip()
+    src = "kprobe" if attach == "raw" else "fentry"
+    ok(f"hist={src}/switch_mm_irqs_off" in err and
+       f"outgoing_mm={outgoing}" in err,
+       f"hist times with {src}, the outgoing mm from {outgoing}", err)
+    hist = Counter()
+    for r in reports:
+        for h in r["histograms"]:
+            hist[h["prev_mode"], h["next_mode"]] += h["count"]
+    total = sum(hist.values())
+    ok(total == kprobes > 0,
+       f"hist: {total} switch_mm calls, as many as the kprobe event counted",
+       f"kprobe event: {kprobes}")
+    for t in ((mode, "none"), ("none", mode)):
+        ok(hist[t] >= k - k // 50,
+           f"hist: {t[0]} -> {t[1]} at least once a ping-pong round "
+           f"({hist[t]} for {k})", dict(hist))
+    if os.path.exists(f"{d}/tracefs.txt"):
+        tfs = tracefs_modes(d)
+        changes = {t: n for t, n in hist.items() if t[0] != t[1]}
+        ok(changes == dict(tfs),
+           "hist: switches per mode transition equal tracefs's "
+           "tagged_addr_mode_switch events between two mms",
+           f"hist {changes}", f"tracefs {dict(tfs)}")
+
+
 def main():
     mode, d, *args = sys.argv[1:]
     nums = [int(x) for x in args if x.isdigit()]
     extra = [x for x in args if not x.isdigit()]
     {"counts": check_counts, "fallback": check_fallback,
      "storm": check_storm, "filter": check_filter,
-     "pidreuse": check_pidreuse}[mode](d, *nums, *extra)
+     "pidreuse": check_pidreuse, "hist": check_hist}[mode](d, *nums, *extra)
     return 1 if tap.failed else 0
 
 

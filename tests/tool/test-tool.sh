@@ -17,9 +17,13 @@ tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
 tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh
 tap_guest --cpu lam -- tests/tool/hist-guest.sh 3 100 200 8 5
+tap_guest --cpu lam -- tests/tool/histmodes-guest.sh auto lam_u57 3 100 200 8 5
+tap_guest --cpu uai -- tests/tool/histmodes-guest.sh raw uai 3 100 200 8 5
 for attach in auto raw; do
 	tap_guest --cpu lam --kernel $upstream -- \
 		tests/tool/fallback-guest.sh $attach 3 200 8 5
+	tap_guest --cpu lam --kernel $upstream -- \
+		tests/tool/histmodes-guest.sh $attach lam_u57 3 0 200 8 5 arch
 done
 tap_guest --cpu lam --kernel $upstream -- tests/tool/pidreuse-guest.sh --pages
 
