@@ -81,7 +81,8 @@ qemu: deps
 rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/lam \
 	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
-	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until
+	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
+	$(VMBIN)/ptrace_query
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
@@ -110,6 +111,14 @@ $(VMBIN)/tagged_workload: tests/kernel/tagged_workload.c tests/lib/tagging.h
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/tagalloc: tests/tool/tagalloc.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/tagloop: tests/tool/tagloop.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $<
+
+$(VMBIN)/ptrace_query: tests/tool/ptrace_query.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

@@ -33,6 +33,7 @@ const volatile __u32 targ_stream;		/* 1 << kind: to the ring buffer */
 const volatile bool targ_hist;			/* time switch_mm_irqs_off */
 const volatile bool targ_usec;			/* hist in us, not ns */
 const volatile bool targ_switch_events;		/* fallback mode switch events */
+const volatile bool targ_count;			/* per-process counters (top) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -42,7 +43,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
-	__type(key, __u32);
+	__type(key, struct tt_proc_key);
 	__type(value, struct tt_proc);
 } procs SEC(".maps");
 
@@ -71,10 +72,16 @@ struct {
 	__type(value, struct tt_sym);
 } syms SEC(".maps");
 
-/* switch_mm_irqs_off entry state, per CPU (it runs with irqs off). */
+/*
+ * switch_mm_irqs_off() state, per CPU (it runs with irqs off): what entry
+ * saw, for the exit, and the mm the last switch loaded on this CPU.
+ */
 struct sw_start {
 	__u64 ts;
 	struct mm_struct *prev;
+	struct mm_struct *next;
+	struct task_struct *tsk;
+	struct mm_struct *loaded;
 };
 
 struct {
@@ -97,14 +104,33 @@ struct {
 	__type(value, struct prctl_args);
 } prctl_args SEC(".maps");
 
-extern struct tlb_state cpu_tlbstate __ksym;
+/*
+ * Only the *_tlb programs use it, and the frontend loads them only where
+ * /proc/kallsyms lists it (CONFIG_KALLSYMS_ALL): the verifier needs its
+ * address. Weak, so that the object opens where BTF lacks it too.
+ */
+extern struct tlb_state cpu_tlbstate __ksym __weak;
 
 static __always_inline void stat_inc(__u32 idx)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
 
+	/* Per-CPU, but an NMI (an untag in a perf handler) can interrupt. */
 	if (v)
-		*v += 1;	/* per-CPU slot */
+		__sync_fetch_and_add(v, 1);
+}
+
+/* The value at key, inserting init first when there is none. */
+static __always_inline void *lookup_or_init(void *map, const void *key,
+					    const void *init)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	/* -EEXIST: another CPU inserted it meanwhile, as good. */
+	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
 }
 
 static __always_inline bool comm_matches(void)
@@ -179,25 +205,53 @@ static __always_inline struct mm_struct *current_mm(void)
 	return BPF_CORE_READ(task, mm);
 }
 
-/*
- * Count one event for the current process. mode/tag_bits < 0 leave the
- * recorded state alone.
- */
-static __always_inline void count(__u32 tgid, __u32 kind, int mode,
-				  int tag_bits)
+/* The current process's key: its tgid and its group leader's start. */
+static __always_inline struct tt_proc_key current_key(void)
 {
-	struct tt_proc *p = bpf_map_lookup_elem(&procs, &tgid);
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct tt_proc_key key = {
+		.tgid = bpf_get_current_pid_tgid() >> 32,
+		.start_ns = BPF_CORE_READ(task, group_leader, start_time),
+	};
 
+	return key;
+}
+
+/* Has the current process's last thread begun to exit? */
+static __always_inline bool current_group_dead(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	return !BPF_CORE_READ(task, signal, live.counter);
+}
+
+/*
+ * Count one event for the current process (top only). mode/tag_bits < 0
+ * leave the recorded state alone.
+ */
+static __always_inline void count(__u32 kind, int mode, int tag_bits)
+{
+	struct tt_proc_key key;
+	struct tt_proc *p;
+
+	if (!targ_count)
+		return;
+	key = current_key();
+	p = bpf_map_lookup_elem(&procs, &key);
 	if (!p) {
 		/* A process may have enabled tagging before we started. */
+		struct task_struct *task = (void *)bpf_get_current_task();
 		struct mm_struct *mm = current_mm();
-		struct tt_proc fresh = { .mode = mm_mode(mm) };
+		struct tt_proc fresh = {
+			.mode = mm_mode(mm),
+			/* Its last switch_mm, after top pruned it. */
+			.exited = current_group_dead(),
+		};
 
 		if (fresh.mode)
 			fresh.tag_bits = mask_tag_bits(mm_untag_mask(mm));
-		bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
-		bpf_map_update_elem(&procs, &tgid, &fresh, BPF_NOEXIST);
-		p = bpf_map_lookup_elem(&procs, &tgid);
+		BPF_CORE_READ_STR_INTO(&fresh.comm, task, group_leader, comm);
+		p = lookup_or_init(&procs, &key, &fresh);
 		if (!p) {
 			stat_inc(TT_STAT_PROC_FULL);
 			return;
@@ -208,8 +262,6 @@ static __always_inline void count(__u32 tgid, __u32 kind, int mode,
 		p->mode = mode;
 	if (tag_bits >= 0)
 		p->tag_bits = tag_bits;
-	if (kind == TT_EV_CTRL)	/* exec renames, and resets the mode */
-		bpf_get_current_comm(p->comm, sizeof(p->comm));
 }
 
 /*
@@ -251,7 +303,7 @@ static __always_inline int handle_ctrl(int interface, int op, int req_bits,
 
 	if (!wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_CTRL, mode, granted_bits);
+	count(TT_EV_CTRL, mode, granted_bits);
 	emit(&r, TT_EV_CTRL);
 	return 0;
 }
@@ -266,7 +318,7 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 
 	if (tagged == untagged || !wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_UNTAG, mode, -1);
+	count(TT_EV_UNTAG, mode, -1);
 	if ((targ_stream & (1U << TT_EV_UNTAG)) &&
 	    !bpf_map_lookup_elem(&syms, &caller)) {
 		struct tt_sym sym;
@@ -295,7 +347,7 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
 
 	if (!wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_SWITCH, -1, -1);
+	count(TT_EV_SWITCH, -1, -1);
 	emit(&r, TT_EV_SWITCH);
 	return 0;
 }
@@ -310,7 +362,7 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 
 	if (!wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_FAULT, mode, -1);
+	count(TT_EV_FAULT, mode, -1);
 	emit(&r, TT_EV_FAULT);
 	return 0;
 }
@@ -324,7 +376,7 @@ static __always_inline int handle_gp(__u64 ip, __u64 address, int mode)
 
 	if (!wanted(tgid))
 		return 0;
-	count(tgid, TT_EV_GP, mode, -1);
+	count(TT_EV_GP, mode, -1);
 	emit(&r, TT_EV_GP);
 	return 0;
 }
@@ -365,7 +417,9 @@ TAGGED_ADDR_TP(gp, handle_gp(ip, address, mode),
 
 /*
  * Fallback for enables: do_arch_prctl_64()'s return, for the tagging
- * options. The mode and mask are the process's state after the call.
+ * options. The mode and mask are the process's state after the call. A
+ * debugger's PTRACE_ARCH_PRCTL runs it with the tracee as task: not the
+ * debugger's own call, so not reported, as the tracepoint does not.
  */
 static __always_inline int prctl_done(int option, __u64 arg2, long ret)
 {
@@ -397,6 +451,8 @@ SEC("fexit/do_arch_prctl_64")
 int BPF_PROG(arch_prctl_fexit, struct task_struct *task, int option,
 	     unsigned long arg2, long ret)
 {
+	if ((void *)task != (void *)bpf_get_current_task())
+		return 0;
 	return prctl_done(option, arg2, ret);
 }
 
@@ -407,6 +463,8 @@ int BPF_KPROBE(arch_prctl_kprobe, struct task_struct *task, int option,
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct prctl_args a = { .option = option, .arg2 = arg2 };
 
+	if ((void *)task != (void *)bpf_get_current_task())
+		return 0;
 	bpf_map_update_elem(&prctl_args, &tid, &a, BPF_ANY);
 	return 0;
 }
@@ -426,20 +484,51 @@ int BPF_KRETPROBE(arch_prctl_kretprobe, long ret)
 }
 
 /*
- * switch_mm_irqs_off(): the time spent in it, by mode transition, and on
- * kernels without the mode_switch event, the switch itself. Its first
- * argument is unused since 6.x: the outgoing mm is cpu_tlbstate.loaded_mm.
+ * switch_mm_irqs_off(prev, next, tsk): the time spent in it, by mode
+ * transition, and on kernels without the mode_switch event, the switch
+ * itself. The outgoing mm is what the CPU had loaded: the *_tlb programs
+ * read cpu_tlbstate.loaded_mm, a per-CPU variable the verifier finds only
+ * with CONFIG_KALLSYMS_ALL. The others take the next mm of this CPU's last
+ * switch they saw, which is loaded_mm; before the first, the prev argument,
+ * or current's active_mm when a caller passes none (leave_mm(), text poking).
+ * Entry saves next and tsk: a kretprobe has no arguments.
  */
-static __always_inline void switch_enter(void)
+static __always_inline struct sw_start *sw_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&sw_starts, &zero);
+}
+
+static __always_inline void switch_enter(struct sw_start *s,
+					 struct mm_struct *prev,
+					 struct mm_struct *next,
+					 struct task_struct *tsk)
+{
+	s->prev = prev;
+	s->next = next;
+	s->tsk = tsk;
+	s->ts = bpf_ktime_get_ns();
+}
+
+static __always_inline struct mm_struct *switch_prev(struct sw_start *s,
+						     struct mm_struct *prev)
+{
+	struct task_struct *task;
+
+	if (s->loaded)
+		return s->loaded;
+	if (prev)
+		return prev;
+	task = (void *)bpf_get_current_task();
+	return BPF_CORE_READ(task, active_mm);
+}
+
+static __always_inline struct mm_struct *tlb_loaded_mm(void)
 {
 	struct tlb_state *ts = bpf_this_cpu_ptr(&cpu_tlbstate);
-	__u32 zero = 0;
-	struct sw_start *s = bpf_map_lookup_elem(&sw_starts, &zero);
 
-	if (!s)
-		return;
-	s->prev = BPF_CORE_READ(ts, loaded_mm);
-	s->ts = bpf_ktime_get_ns();
+	return BPF_CORE_READ(ts, loaded_mm);
 }
 
 static __always_inline __u32 log2_slot(__u64 v)
@@ -458,35 +547,32 @@ static __always_inline __u32 log2_slot(__u64 v)
 
 static __always_inline void hist_add(struct tt_hist_key *key, __u64 dt)
 {
-	struct tt_hist *h = bpf_map_lookup_elem(&hists, key);
+	static const struct tt_hist zero;
+	struct tt_hist *h = lookup_or_init(&hists, key, &zero);
 
 	if (!h) {
-		static const struct tt_hist zero;
-
-		bpf_map_update_elem(&hists, key, &zero, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, key);
-		if (!h) {
-			stat_inc(TT_STAT_HIST_FULL);
-			return;
-		}
+		stat_inc(TT_STAT_HIST_FULL);
+		return;
 	}
 	__sync_fetch_and_add(&h->slots[log2_slot(dt)], 1);
 	__sync_fetch_and_add(&h->count, 1);
 	__sync_fetch_and_add(&h->sum, dt);
 }
 
-static __always_inline void switch_exit(struct mm_struct *next,
-					struct task_struct *tsk)
+static __always_inline void switch_exit(void)
 {
-	__u32 zero = 0;
-	struct sw_start *s = bpf_map_lookup_elem(&sw_starts, &zero);
+	struct sw_start *s = sw_state();
 	struct tt_hist_key key = {};
-	struct mm_struct *prev;
+	struct mm_struct *prev, *next;
+	struct task_struct *tsk;
 	__u64 now = bpf_ktime_get_ns();
 
 	if (!s || !s->ts)
 		return;
 	prev = s->prev;
+	next = s->next;
+	tsk = s->tsk;
+	s->loaded = next;
 	key.prev_mode = mm_mode(prev);
 	key.next_mode = mm_mode(next);
 	key.same_mm = prev == next;
@@ -495,49 +581,133 @@ static __always_inline void switch_exit(struct mm_struct *next,
 		hist_add(&key, targ_usec ? (now - s->ts) / 1000 : now - s->ts);
 	s->ts = 0;
 	if (targ_switch_events && key.prev_mode != key.next_mode) {
+		__u32 pid = (__u32)bpf_get_current_pid_tgid();
 		__u64 lam = 0;
 
 		if (bpf_core_field_exists(next->context.lam_cr3_mask))
 			lam = BPF_CORE_READ(next, context.lam_cr3_mask);
 		handle_switch(prev ? BPF_CORE_READ(prev, context.ctx_id) : 0,
-			      BPF_CORE_READ(next, context.ctx_id),
-			      (__u32)bpf_get_current_pid_tgid(),
-			      tsk ? BPF_CORE_READ(tsk, pid) :
-				    (__u32)bpf_get_current_pid_tgid(),
+			      BPF_CORE_READ(next, context.ctx_id), pid,
+			      tsk ? BPF_CORE_READ(tsk, pid) : pid,
 			      key.prev_mode, key.next_mode, lam, false);
 	}
 }
 
 SEC("fentry/switch_mm_irqs_off")
-int BPF_PROG(switch_mm_fentry)
+int BPF_PROG(switch_mm_fentry, struct mm_struct *prev, struct mm_struct *next,
+	     struct task_struct *tsk)
 {
-	switch_enter();
+	struct sw_start *s = sw_state();
+
+	if (s)
+		switch_enter(s, switch_prev(s, prev), next, tsk);
+	return 0;
+}
+
+SEC("fentry/switch_mm_irqs_off")
+int BPF_PROG(switch_mm_fentry_tlb, struct mm_struct *prev,
+	     struct mm_struct *next, struct task_struct *tsk)
+{
+	struct sw_start *s = sw_state();
+
+	if (s)
+		switch_enter(s, tlb_loaded_mm(), next, tsk);
 	return 0;
 }
 
 SEC("fexit/switch_mm_irqs_off")
-int BPF_PROG(switch_mm_fexit, struct mm_struct *unused, struct mm_struct *next,
-	     struct task_struct *tsk)
+int BPF_PROG(switch_mm_fexit)
 {
-	switch_exit(next, tsk);
+	switch_exit();
 	return 0;
 }
 
 SEC("kprobe/switch_mm_irqs_off")
-int BPF_KPROBE(switch_mm_kprobe)
+int BPF_KPROBE(switch_mm_kprobe, struct mm_struct *prev,
+	       struct mm_struct *next, struct task_struct *tsk)
 {
-	switch_enter();
+	struct sw_start *s = sw_state();
+
+	if (s)
+		switch_enter(s, switch_prev(s, prev), next, tsk);
 	return 0;
 }
 
-/* A kretprobe has no arguments: the incoming mm is loaded_mm by now. */
+SEC("kprobe/switch_mm_irqs_off")
+int BPF_KPROBE(switch_mm_kprobe_tlb, struct mm_struct *prev,
+	       struct mm_struct *next, struct task_struct *tsk)
+{
+	struct sw_start *s = sw_state();
+
+	if (s)
+		switch_enter(s, tlb_loaded_mm(), next, tsk);
+	return 0;
+}
+
 SEC("kretprobe/switch_mm_irqs_off")
 int BPF_KRETPROBE(switch_mm_kretprobe)
 {
-	struct tlb_state *ts = bpf_this_cpu_ptr(&cpu_tlbstate);
-
-	switch_exit(BPF_CORE_READ(ts, loaded_mm), NULL);
+	switch_exit();
 	return 0;
+}
+
+/*
+ * Process lifetimes, for top's counters: at exec the process takes its new
+ * name (the exec reset event comes before the kernel renames it) and the
+ * new mm's mode; when its last thread exits it is marked so, and top drops
+ * it after reporting it.
+ */
+static __always_inline int proc_exec(void)
+{
+	struct tt_proc_key key = current_key();
+	struct tt_proc *p = bpf_map_lookup_elem(&procs, &key);
+	struct mm_struct *mm;
+
+	if (!p)
+		return 0;
+	mm = current_mm();
+	bpf_get_current_comm(p->comm, sizeof(p->comm));
+	p->mode = mm_mode(mm);
+	p->tag_bits = p->mode ? mask_tag_bits(mm_untag_mask(mm)) : 0;
+	return 0;
+}
+
+static __always_inline int proc_exit(void)
+{
+	struct tt_proc_key key;
+	struct tt_proc *p;
+
+	if (!current_group_dead())
+		return 0;
+	key = current_key();
+	p = bpf_map_lookup_elem(&procs, &key);
+	if (p)
+		p->exited = 1;
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(proc_exec_btf)
+{
+	return proc_exec();
+}
+
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(proc_exec_raw)
+{
+	return proc_exec();
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(proc_exit_btf)
+{
+	return proc_exit();
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(proc_exit_raw)
+{
+	return proc_exit();
 }
 
 /*

@@ -124,12 +124,24 @@ struct tt_record {
 	};
 };
 
-/* Per-process counters, keyed by tgid; only ever incremented. */
+/*
+ * A process for its lifetime: a PID the kernel hands out again belongs to a
+ * process with another start time, so it gets another entry.
+ */
+struct tt_proc_key {
+	__u32 tgid;
+	__u32 pad;
+	__u64 start_ns;		/* the group leader's task->start_time */
+};
+
+/* Per-process counters; only ever incremented. */
 struct tt_proc {
 	__u64 count[TT_EV_MAX];
 	__s32 mode;		/* the process's mode at its last event */
 	__s32 tag_bits;
-	char comm[TT_COMM_LEN];
+	char comm[TT_COMM_LEN];	/* the group leader's, refreshed at exec */
+	__u32 exited;		/* its last thread has exited */
+	__u32 pad;
 };
 
 /* A histogram per (prev mode, next mode, same mm) of switch_mm time. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Kernel code addresses to "symbol+0xoff", from /proc/kallsyms. */
+/* Kernel code addresses to "symbol+0xoff", and symbols, from /proc/kallsyms. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +104,18 @@ const char *ksyms_format(const struct ksyms *ks, unsigned long long addr,
 	return buf;
 }
 
-const char *ksyms_resolve(void *ctx, unsigned long long addr, char *buf,
-			  size_t len)
+bool ksyms_has(FILE *in, const char *name)
 {
-	return ksyms_format(ctx, addr, buf, len);
+	size_t len = strlen(name);
+	char line[512], *sym;
+
+	/* "address type name [module]": no sscanf, kallsyms is long. */
+	while (fgets(line, sizeof(line), in)) {
+		sym = strchr(line, ' ');
+		sym = sym ? strchr(sym + 1, ' ') : NULL;
+		if (sym && !strncmp(++sym, name, len) &&
+		    strchr(" \t\n", sym[len]))
+			return true;
+	}
+	return false;
 }

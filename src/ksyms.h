@@ -3,6 +3,7 @@
 #ifndef TT_KSYMS_H
 #define TT_KSYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,8 +15,10 @@ void ksyms_free(struct ksyms *ks);
 /* "sym+0xoff" into buf; the bare address when ks is NULL or nothing covers it. */
 const char *ksyms_format(const struct ksyms *ks, unsigned long long addr,
 			 char *buf, size_t len);
-/* ksyms_format() as a struct tt_fmt resolver: ctx is the struct ksyms. */
-const char *ksyms_resolve(void *ctx, unsigned long long addr, char *buf,
-			  size_t len);
+/*
+ * Does a kallsyms-format stream list name, of any type? Data symbols are
+ * there only with CONFIG_KALLSYMS_ALL.
+ */
+bool ksyms_has(FILE *in, const char *name);
 
 #endif /* TT_KSYMS_H */

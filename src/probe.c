@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "caps.h"
+#include "ksyms.h"
 #include "probe.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
@@ -85,6 +86,18 @@ bool tt_probe_fentry(const char *func)
 		return false;
 	close(fd);
 	return true;
+}
+
+bool tt_probe_ksym(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	bool found;
+
+	if (!f)
+		return false;
+	found = ksyms_has(f, name);
+	fclose(f);
+	return found;
 }
 
 int tt_probe_kernel(struct tt_probe *p, char *err, size_t len)

@@ -28,6 +28,12 @@ int tt_probe_kernel(struct tt_probe *p, char *err, size_t len);
  */
 bool tt_probe_fentry(const char *func);
 
+/*
+ * Does /proc/kallsyms list the kernel symbol name? A BPF program may use a
+ * kernel variable (__ksym) only if so: the verifier looks it up there.
+ */
+bool tt_probe_ksym(const char *name);
+
 /* Is name one of the NUL-terminated strings in the BTF string section? */
 bool tt_btf_has_string(const void *btf, size_t size, const char *name);
 

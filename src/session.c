@@ -80,12 +80,19 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 		s->hist_src = btf_only ? TT_SRC_NONE : TT_SRC_KPROBE;
 }
 
+static bool times_switches(const struct tt_session *s)
+{
+	return s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
+	       s->src[TT_EV_SWITCH] == TT_SRC_KPROBE ||
+	       s->hist_src != TT_SRC_NONE;
+}
+
 static void enable(struct bpf_program *prog)
 {
 	bpf_program__set_autoload(prog, true);
 }
 
-static void enable_sources(struct tt_session *s)
+static void enable_sources(struct tt_session *s, bool raw_tp)
 {
 	struct tagtrace_bpf *o = s->skel;
 	struct bpf_program *btf[TT_EV_MAX] = {
@@ -129,13 +136,19 @@ static void enable_sources(struct tt_session *s)
 	}
 	if (s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
 	    s->hist_src == TT_SRC_FENTRY) {
-		enable(o->progs.switch_mm_fentry);
+		enable(s->tlbstate ? o->progs.switch_mm_fentry_tlb :
+				     o->progs.switch_mm_fentry);
 		enable(o->progs.switch_mm_fexit);
 	}
 	if (s->src[TT_EV_SWITCH] == TT_SRC_KPROBE ||
 	    s->hist_src == TT_SRC_KPROBE) {
-		enable(o->progs.switch_mm_kprobe);
+		enable(s->tlbstate ? o->progs.switch_mm_kprobe_tlb :
+				     o->progs.switch_mm_kprobe);
 		enable(o->progs.switch_mm_kretprobe);
+	}
+	if (s->counts) {
+		enable(raw_tp ? o->progs.proc_exec_raw : o->progs.proc_exec_btf);
+		enable(raw_tp ? o->progs.proc_exit_raw : o->progs.proc_exit_btf);
 	}
 }
 
@@ -203,6 +216,9 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
+	/* Only top reads the counters; the process events keep them right. */
+	s->counts = env->cmd == TT_CMD_TOP;
+	s->tlbstate = times_switches(s) && tt_probe_ksym("cpu_tlbstate");
 	/* top --openmetrics exports its counters without the histograms. */
 	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
 		fputs("tagtrace: cannot time switch_mm_irqs_off here (no such function, or -A btf without fentry)\n",
@@ -226,11 +242,12 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 	s->skel->rodata->targ_switch_events =
 		s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
 		s->src[TT_EV_SWITCH] == TT_SRC_KPROBE;
+	s->skel->rodata->targ_count = s->counts;
 	/* Only trace streams records; the others keep the smallest buffer. */
 	bpf_map__set_max_entries(s->skel->maps.events,
 				 env->cmd == TT_CMD_TRACE ?
 				 env->ringbuf_size : 4096);
-	enable_sources(s);
+	enable_sources(s, env->attach == TT_ATTACH_RAW);
 
 	t1 = tt_now_ns();
 	ret = tagtrace_bpf__load(s->skel);
@@ -260,6 +277,9 @@ void tt_session_report(const struct tt_session *s, const struct tt_env *env)
 				tt_source_name(s->src[k]));
 	if (s->hist_src != TT_SRC_NONE)
 		fprintf(stderr, " hist=%s", tt_source_name(s->hist_src));
+	if (times_switches(s))
+		fprintf(stderr, " outgoing_mm=%s",
+			s->tlbstate ? "cpu_tlbstate" : "last_switch");
 	fputc('\n', stderr);
 	for (k = 0; k < TT_EV_MAX; k++)
 		if ((wanted & (1U << k)) && s->src[k] == TT_SRC_NONE)

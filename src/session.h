@@ -23,6 +23,8 @@ struct tt_session {
 	int nr_cpus;
 	__u64 attach_ns;		/* CLOCK_MONOTONIC before attaching */
 	bool load_failed;		/* the kernel refused a program */
+	bool counts;			/* per-process counters (top) */
+	bool tlbstate;			/* outgoing mm from cpu_tlbstate */
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */

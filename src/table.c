@@ -6,7 +6,8 @@
 #include "names.h"
 #include "table.h"
 
-int tt_snapshot_add(struct tt_snapshot *s, __u32 pid, const struct tt_proc *p)
+int tt_snapshot_add(struct tt_snapshot *s, const struct tt_proc_key *key,
+		    const struct tt_proc *p)
 {
 	struct tt_row *r;
 
@@ -21,7 +22,9 @@ int tt_snapshot_add(struct tt_snapshot *s, __u32 pid, const struct tt_proc *p)
 	}
 	r = &s->rows[s->nr++];
 	memset(r, 0, sizeof(*r));
-	r->pid = pid;
+	r->pid = key->tgid;
+	r->start_ns = key->start_ns;
+	r->gone = p->exited;
 	memcpy(r->comm, p->comm, TT_COMM_LEN);
 	r->comm[TT_COMM_LEN - 1] = 0;
 	r->mode = p->mode;
@@ -35,7 +38,9 @@ static int by_pid(const void *a, const void *b)
 {
 	const struct tt_row *x = a, *y = b;
 
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
 }
 
 __u64 tt_row_total(const __u64 *count)

@@ -10,6 +10,7 @@
 
 struct tt_row {
 	__u32 pid;
+	__u64 start_ns;		/* with pid, the process's key in BPF */
 	char comm[TT_COMM_LEN];
 	int mode;
 	int tag_bits;
@@ -25,8 +26,13 @@ struct tt_snapshot {
 	size_t cap;
 };
 
-int tt_snapshot_add(struct tt_snapshot *s, __u32 pid, const struct tt_proc *p);
-/* Sorts both by pid and fills cur's deltas and idle counts from prev. */
+/* A row for the counter map's entry key, p; gone if BPF saw it exit. */
+int tt_snapshot_add(struct tt_snapshot *s, const struct tt_proc_key *key,
+		    const struct tt_proc *p);
+/*
+ * Sorts both by process (pid, then start time) and fills cur's deltas and
+ * idle counts from prev.
+ */
 void tt_snapshot_diff(struct tt_snapshot *cur, struct tt_snapshot *prev);
 /* Busiest first: events since the last snapshot, then in total, then pid. */
 void tt_snapshot_sort(struct tt_snapshot *s);

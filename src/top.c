@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tagtrace top: every interval, the per-process counters BPF keeps (exact
- * whatever the ring buffer does), busiest first. A process that has exited
+ * whatever the ring buffer does), busiest first. BPF keys them by pid and
+ * start time, so a reused pid is a new row. A process that has exited
  * stays listed until it has been idle for PRUNE_AFTER reports, then leaves
  * the map so a long run does not fill it.
  */
@@ -19,31 +20,88 @@
 #define PRUNE_AFTER	5
 #define MAX_TEXT_ROWS	20
 
-static bool process_gone(__u32 pid)
+/*
+ * BPF marks a process whose last thread exited; a process it never saw
+ * exit (it exited while the programs were being attached) is gone when its
+ * pid is, and a pid in use since may be another process's.
+ */
+static bool process_gone(const struct tt_row *r)
 {
-	return kill(pid, 0) && errno == ESRCH;
+	return r->gone || (kill(r->pid, 0) && errno == ESRCH);
 }
 
-/* The whole counter map into cur, with deltas against prev. */
-static int snapshot(int fd, struct tt_snapshot *cur,
-		    struct tt_snapshot *prev)
-{
-	__u32 key, next, *pkey = NULL;
-	struct tt_proc p;
-	size_t i;
+#define BATCH 1024	/* entries a read; a hash bucket holds fewer */
 
-	tt_snapshot_clear(cur);
+/*
+ * The counter map, BATCH entries a system call (BPF_MAP_LOOKUP_BATCH,
+ * Linux 5.6). -EINVAL or -ENOTSUPP (524) on the first call: the kernel
+ * has no batch reads for hash maps.
+ */
+static int read_batch(int fd, struct tt_snapshot *cur)
+{
+	static struct tt_proc_key keys[BATCH];
+	static struct tt_proc vals[BATCH];
+	struct tt_proc_key token;	/* a bucket index; key-sized to be safe */
+	void *in = NULL;
+	__u32 n, i;
+	int err;
+
+	do {
+		n = BATCH;
+		err = bpf_map_lookup_batch(fd, in, &token, keys, vals, &n,
+					   NULL);
+		if (err && errno != ENOENT)
+			return -errno;
+		for (i = 0; i < n; i++)
+			if (tt_snapshot_add(cur, &keys[i], &vals[i]))
+				return -ENOMEM;
+		in = &token;
+	} while (!err);
+	return 0;
+}
+
+/* The same, one key at a time, for kernels without batch reads. */
+static int read_iter(int fd, struct tt_snapshot *cur)
+{
+	struct tt_proc_key key, next, *pkey = NULL;
+	struct tt_proc p;
+
 	while (!bpf_map_get_next_key(fd, pkey, &next)) {
 		key = next;
 		pkey = &key;
 		if (bpf_map_lookup_elem(fd, &key, &p))
 			continue;	/* pruned meanwhile */
-		if (tt_snapshot_add(cur, key, &p))
+		if (tt_snapshot_add(cur, &key, &p))
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+/* The whole counter map into cur, with deltas against prev. */
+static int snapshot(int fd, struct tt_snapshot *cur,
+		    struct tt_snapshot *prev, bool verbose)
+{
+	static int batch = -1;	/* unknown yet */
+	size_t i;
+	int err;
+
+	tt_snapshot_clear(cur);
+	err = batch ? read_batch(fd, cur) : read_iter(fd, cur);
+	if (batch < 0) {
+		batch = err != -EINVAL && err != -524;
+		if (verbose)
+			fprintf(stderr, "tagtrace: reading counters %s\n",
+				batch ? "in batches" : "one key at a time");
+		if (!batch) {
+			tt_snapshot_clear(cur);
+			err = read_iter(fd, cur);
+		}
+	}
+	if (err)
+		return err;
 	tt_snapshot_diff(cur, prev);
 	for (i = 0; i < cur->nr; i++)
-		cur->rows[i].gone = process_gone(cur->rows[i].pid);
+		cur->rows[i].gone = process_gone(&cur->rows[i]);
 	return 0;
 }
 
@@ -51,9 +109,15 @@ static void prune(int fd, const struct tt_snapshot *cur)
 {
 	size_t i;
 
-	for (i = 0; i < cur->nr; i++)
-		if (cur->rows[i].gone && cur->rows[i].idle >= PRUNE_AFTER)
-			bpf_map_delete_elem(fd, &cur->rows[i].pid);
+	for (i = 0; i < cur->nr; i++) {
+		const struct tt_row *r = &cur->rows[i];
+		struct tt_proc_key key = {
+			.tgid = r->pid, .start_ns = r->start_ns,
+		};
+
+		if (r->gone && r->idle >= PRUNE_AFTER)
+			bpf_map_delete_elem(fd, &key);
+	}
 }
 
 /* The OpenMetrics file, rewritten whole; a failure is said once a run. */
@@ -125,9 +189,10 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env,
 		if (due < now)	/* a slow report: do not hurry the next */
 			due = now;
 		/* A signal ends the run with one last, partial, report. */
-		err = snapshot(fd, &snaps[cur], &snaps[!cur]);
+		err = snapshot(fd, &snaps[cur], &snaps[!cur], env->verbose);
 		if (err) {
-			fprintf(stderr, "tagtrace: out of memory reading counters\n");
+			fprintf(stderr, "tagtrace: cannot read the counters: %s\n",
+				strerror(-err));
 			break;
 		}
 		report(s, env, &snaps[cur], (now - last) / 1e9);

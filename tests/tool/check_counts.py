@@ -4,11 +4,15 @@
   check_counts.py counts   DIR N M K F G   tagtrace == tracefs == workload
   check_counts.py fallback DIR N M K F G [raw]   upstream kernel: fallbacks
   check_counts.py storm    DIR M           tiny ring buffer: drops, exact top
+  check_counts.py filter   DIR PA NA PB NB  -p PA and -c of PB's name
+  check_counts.py pidreuse DIR PA PB [pages]  a reused PID, leader names
+  check_counts.py hist     DIR K MODE [raw]  hist per mode transition
 
 DIR holds the files the *-guest.sh scripts wrote: trace.json, trace.err,
 top.json, workload.out and (counts) tracefs.txt. Prints TAP, unnumbered.
 """
 import json
+import os
 import re
 import sys
 
@@ -34,12 +38,12 @@ def load_ndjson(path):
     return out
 
 
-def workload(d):
+def workload(d, name="workload.out"):
     vals = {}
-    with open(f"{d}/workload.out") as f:
+    with open(f"{d}/{name}") as f:
         for line in f:
             k, _, v = line.strip().partition("=")
-            vals[k] = int(v)
+            vals[k] = int(v, 0)
     return vals
 
 
@@ -138,17 +142,32 @@ FALLBACK_SOURCES = {
 
 def check_fallback(d, n, m, k, f, g, attach="auto"):
     w = workload(d)
+    pt = workload(d, "ptrace.out")
     records = load_ndjson(f"{d}/trace.json")
     reports = load_ndjson(f"{d}/top.json")
     with open(f"{d}/trace.err") as fh:
         err = fh.read()
+    with open(f"{d}/outgoing_mm") as fh:
+        outgoing = fh.read().strip()
     ctrl, switch, fault = FALLBACK_SOURCES[attach]
     ok("untag=unavailable" in err and "gp=unavailable" in err,
        "the tool says untag and gp are unavailable", err)
     ok(f"ctrl={ctrl}" in err, f"enables come from {ctrl}", err)
     ok(f"switch={switch}" in err, f"mode switches come from {switch}", err)
     ok(f"fault={fault}" in err, f"faults come from {fault}", err)
+    ok(f"outgoing_mm={outgoing}" in err,
+       f"the outgoing mm comes from {outgoing}, as /proc/kallsyms allows", err)
     tr, tp = trace_counts(records), top_counts(reports)
+    # ptrace_query: a debugger reads its tracee's mask through
+    # do_arch_prctl_64(child, ...): the tracee's own query only counts.
+    dbg, tracee = pt["debugger_pid"], pt["tracee_pid"]
+    ok(tr[dbg, "ctrl"] == 0 == tp[dbg, "ctrl"],
+       "ctrl: a debugger's PTRACE_ARCH_PRCTL queries are not its own",
+       f"trace {tr[dbg, 'ctrl']} top {tp[dbg, 'ctrl']}")
+    ok(tr[tracee, "ctrl"] == 2 == tp[tracee, "ctrl"],
+       "ctrl: the tracee's own enable and query, and no more",
+       f"trace {tr[tracee, 'ctrl']} top {tp[tracee, 'ctrl']}")
+    records = [r for r in records if r["pid"] not in (dbg, tracee)]
     ok(enables(records) == n + 2, f"ctrl: {n} + 2 arch_prctl enables seen",
        f"got {enables(records)}")
     queries = sum(1 for r in records if r["event"] == "ctrl" and r["op"] == "query")
@@ -166,6 +185,19 @@ def check_fallback(d, n, m, k, f, g, attach="auto"):
        f"switch: at least one per round out of the tagged worker ({sw} for {k})")
     ok(all(r["prev_mode"] != r["next_mode"] for r in records if r["event"] == "switch"),
        "every switch record changes the mode")
+    # Out of the tagged worker the CPU goes to an untagged task, mostly
+    # the workload's main process (tagtrace shares the CPU): next_pid names
+    # it (a kretprobe must save the argument at entry). Only the worker's
+    # last switch, to init_mm as it exits, has no task: next_pid is its own.
+    main = w["main_pid"]
+    out = sorted((r for r in records if r["event"] == "switch" and r["pid"] == pp),
+                 key=lambda r: r["ts_ns"])
+    nexts = Counter(r["next_pid"] for r in out)
+    own = [r for r in out[:-1] if r["next_pid"] == pp]
+    ok(not own and nexts[main] >= k // 2,
+       f"switch: next_pid is the incoming task: the main process {main} "
+       f"{nexts[main]} times for {k} rounds, the worker itself {len(own)} "
+       "before its exit", nexts.most_common(4))
     t = w["tagged_pid"]
     ok(tr[t, "fault"] >= f, f"fault: at least {f} for {f} tagged pages", tr[t, "fault"])
     bad = [f"pid {p} {kind}: trace {tr[p, kind]} top {tp[p, kind]}"
@@ -184,8 +216,115 @@ def check_storm(d, m):
     got = top_counts(reports)[t, "untag"]
     ok(got == m, f"top: exactly {m} untags for the storm process despite the drops",
        f"got {got}")
-    ok(events is not None and events + dropped >= m,
-       "trace: records printed + dropped cover every untag", f"{events} + {dropped} < {m}")
+    ok(events is not None and events + dropped == m == got,
+       "trace: records printed + dropped == untags made == top's untags",
+       f"{events} + {dropped}, {m} made, top {got}")
+
+
+def last_rows(reports):
+    return reports[-1]["processes"] if reports else []
+
+
+def row_desc(rows):
+    return [f"pid {p['pid']} {p['comm']} {p['mode']} {p['tag_bits']} "
+            f"{p['total']} exited={p['exited']}" for p in rows]
+
+
+def check_filter(d, pa, na, pb, nb):
+    """-p and -c each keep exactly one of two tagged processes."""
+    procs = {pa: ("tagloop", na), pb: ("tagloop_b", nb)}
+    for name, want, other in (("top_p", pa, pb), ("top_c", pb, pa)):
+        rows = last_rows(load_ndjson(f"{d}/{name}.json"))
+        comm, n = procs[want]
+        flag = "-p" if name == "top_p" else "-c"
+        ok(len(rows) == 1 and rows[0]["pid"] == want and rows[0]["comm"] == comm
+           and rows[0]["total"]["untag"] == n and rows[0]["total"]["ctrl"] == 2,
+           f"top {flag}: one row, {comm} (pid {want}) with its {n} untags, "
+           "enable and query", *row_desc(rows))
+    for name, want in (("trace_p", pb), ("trace_c", pa)):
+        records = load_ndjson(f"{d}/{name}.json")
+        comm, n = procs[want]
+        flag = "-p" if name == "trace_p" else "-c"
+        alien = [r for r in records if r["pid"] != want or r["comm"] != comm]
+        untags = sum(1 for r in records if r["event"] == "untag")
+        ok(not alien and untags == n and enables(records) == 1,
+           f"trace {flag}: only {comm} (pid {want}): its {n} untags, 1 enable",
+           f"{len(alien)} records of others, {untags} untags, "
+           f"{enables(records)} enables", *[str(r) for r in alien[:3]])
+
+
+def check_pidreuse(d, pa, pb, pages=None):
+    """A reused PID is a new row; rows are named after the group leader."""
+    kind, got = ("fault", "faults") if pages else ("untag", "untags")
+    reports = load_ndjson(f"{d}/top.json")
+    seen = [p for r in reports for p in r["processes"]]
+    last = last_rows(reports)
+    new = [p for p in last if p["pid"] == pa and p["comm"] == "tagquery"]
+    ok(len(new) == 1 and new[0]["total"][kind] == 0
+       and new[0]["total"]["ctrl"] == 1 and new[0]["mode"] == "none"
+       and new[0]["tag_bits"] == 0,
+       f"top: the new process with pid {pa} has its own name, mode none, "
+       f"1 query and no {got}", *row_desc([p for p in last if p["pid"] == pa]))
+    old = [p for p in seen if p["pid"] == pa and p["total"][kind] >= 50]
+    ok(old and old[-1]["comm"] == "true" and old[-1]["mode"] == "none"
+       and old[-1]["tag_bits"] == 0,
+       f"top: the old process {pa}: its 50 {got}, named and untagged as "
+       "after its exec of true", *row_desc(old[-1:]))
+    ok(old and old[-1]["exited"], "top: the old process is marked exited",
+       *row_desc(old[-1:]))
+    b = [p for p in seen if p["pid"] == pb]
+    ok(b and b[-1]["comm"] == "tagloop" and b[-1]["total"][kind] >= 20
+       and b[-1]["total"]["ctrl"] == 2,
+       f"top: a process whose thread 'worker' made its query and {got} is "
+       "named after its leader, tagloop", *row_desc(b[-1:]))
+
+
+def tracefs_modes(d):
+    """tagged_addr_mode_switch events between two mms: (prev, next) -> n."""
+    counts = Counter()
+    with open(f"{d}/tracefs.txt") as f:
+        for line in f:
+            m = re.search(r"tagged_addr_mode_switch: .*prev_mm=(\d+) "
+                          r"next_mm=(\d+) .*prev_mode=(\w+) next_mode=(\w+)",
+                          line)
+            if m and m.group(1) != m.group(2):
+                counts[m.group(3), m.group(4)] += 1
+    return counts
+
+
+def check_hist(d, k, mode, attach="auto"):
+    """hist per (prev mode, next mode): tracefs's mode switches, the
+    workload's known transitions, the kprobe count in total."""
+    reports = load_ndjson(f"{d}/hist.json")
+    with open(f"{d}/hist.err") as fh:
+        err = fh.read()
+    with open(f"{d}/kprobes") as fh:
+        kprobes = int(fh.read())
+    with open(f"{d}/outgoing_mm") as fh:
+        outgoing = fh.read().strip()
+    src = "kprobe" if attach == "raw" else "fentry"
+    ok(f"hist={src}/switch_mm_irqs_off" in err and
+       f"outgoing_mm={outgoing}" in err,
+       f"hist times with {src}, the outgoing mm from {outgoing}", err)
+    hist = Counter()
+    for r in reports:
+        for h in r["histograms"]:
+            hist[h["prev_mode"], h["next_mode"]] += h["count"]
+    total = sum(hist.values())
+    ok(total == kprobes > 0,
+       f"hist: {total} switch_mm calls, as many as the kprobe event counted",
+       f"kprobe event: {kprobes}")
+    for t in ((mode, "none"), ("none", mode)):
+        ok(hist[t] >= k - k // 50,
+           f"hist: {t[0]} -> {t[1]} at least once a ping-pong round "
+           f"({hist[t]} for {k})", dict(hist))
+    if os.path.exists(f"{d}/tracefs.txt"):
+        tfs = tracefs_modes(d)
+        changes = {t: n for t, n in hist.items() if t[0] != t[1]}
+        ok(changes == dict(tfs),
+           "hist: switches per mode transition equal tracefs's "
+           "tagged_addr_mode_switch events between two mms",
+           f"hist {changes}", f"tracefs {dict(tfs)}")
 
 
 def main():
@@ -193,7 +332,8 @@ def main():
     nums = [int(x) for x in args if x.isdigit()]
     extra = [x for x in args if not x.isdigit()]
     {"counts": check_counts, "fallback": check_fallback,
-     "storm": check_storm}[mode](d, *nums, *extra)
+     "storm": check_storm, "filter": check_filter,
+     "pidreuse": check_pidreuse, "hist": check_hist}[mode](d, *nums, *extra)
     return 1 if tap.failed else 0
 
 

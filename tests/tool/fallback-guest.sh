@@ -12,13 +12,26 @@ if [ -d $E ]; then
 	echo "not ok - kernel without the tagged_addr events (found $E)"
 	exit 1
 fi
+# The upstream kernel here is built without CONFIG_KALLSYMS_ALL: every
+# fallback must load without data symbols such as cpu_tlbstate.
+grep -qw cpu_tlbstate /proc/kallsyms && echo cpu_tlbstate > $d/outgoing_mm ||
+	echo last_switch > $d/outgoing_mm
+if [ "$(cat $d/outgoing_mm)" = last_switch ]; then
+	echo "ok - kernel without data symbols in kallsyms (KALLSYMS_ALL=n)"
+else
+	echo "not ok - kernel without data symbols in kallsyms (KALLSYMS_ALL=n)"
+fi
 $TT trace --json -A "$A" > $d/trace.json 2> $d/trace.err &
 tp=$!
 $TT top --json -A "$A" -i 1 --openmetrics $d/tagtrace.prom > $d/top.json 2> $d/top.err &
 pp=$!
 started $d/trace.err "Ctrl-C" && started $d/top.err "Ctrl-C"
-$W "$N" 0 "$K" "$F" "$G" arch > $d/workload.out
+$W "$N" 0 "$K" "$F" "$G" arch > $d/workload.out &
+wp=$!
+wait $wp
 rc=$?
+echo "main_pid=$wp" >> $d/workload.out
+build/vm/ptrace_query 5 > $d/ptrace.out || rc=ptrace_query
 sleep 0.3
 stop $tp $pp
 src=$?

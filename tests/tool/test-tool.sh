@@ -12,15 +12,24 @@ for cpu in lam uai; do
 	tap_guest --cpu $cpu -- tests/tool/counts-guest.sh auto 5 200 300 64 20
 done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
-tap_guest --cpu uai -- tests/tool/storm-guest.sh 20000
+for smp in 1 2; do
+	tap_guest --cpu uai --smp $smp -- tests/tool/storm-guest.sh 20000
+done
 tap_guest --cpu lam -- tests/tool/stop-guest.py
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
+tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
+tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh
 tap_guest --cpu lam -- tests/tool/hist-guest.sh 3 100 200 8 5
+tap_guest --cpu lam -- tests/tool/histmodes-guest.sh auto lam_u57 3 100 200 8 5
+tap_guest --cpu uai -- tests/tool/histmodes-guest.sh raw uai 3 100 200 8 5
 tap_guest --cpu lam --mem 1024 -- tests/tool/export-guest.sh 3 100 200 8 5
 tap_guest --cpu lam -- tests/tool/unknown-guest.sh
 for attach in auto raw; do
 	tap_guest --cpu lam --kernel $upstream -- \
 		tests/tool/fallback-guest.sh $attach 3 200 8 5
+	tap_guest --cpu lam --kernel $upstream -- \
+		tests/tool/histmodes-guest.sh $attach lam_u57 3 0 200 8 5 arch
 done
+tap_guest --cpu lam --kernel $upstream -- tests/tool/pidreuse-guest.sh --pages
 
 tap_done

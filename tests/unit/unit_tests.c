@@ -869,6 +869,44 @@ static void test_ksyms(void)
 	ksyms_free(ks);
 }
 
+static bool has_string(const char *text, const char *name)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	bool found;
+
+	if (!f)
+		die("fmemopen");
+	found = ksyms_has(f, name);
+	fclose(f);
+	return found;
+}
+
+/* Is a per-CPU variable there for a __ksym (CONFIG_KALLSYMS_ALL)? */
+static void test_ksyms_has(void)
+{
+	static const char all[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"000000000001f000 d cpu_tlbstate_shared\n"
+		"0000000000020000 D cpu_tlbstate\n"
+		"ffffffff81000100 T switch_mm_irqs_off\n"
+		"ffffffffc0000000 t helper\t[mod]\n";
+	static const char code_only[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81000100 T switch_mm_irqs_off\n"
+		"ffffffff81000200 t cpu_tlbstate_init\n";
+
+	ok(has_string(all, "cpu_tlbstate"),
+	   "ksyms_has: a data symbol (KALLSYMS_ALL)");
+	ok(has_string(all, "helper"), "ksyms_has: a module symbol");
+	ok(has_string("0000000000000000 D cpu_tlbstate", "cpu_tlbstate"),
+	   "ksyms_has: on the last line without a newline");
+	ok(!has_string(code_only, "cpu_tlbstate"),
+	   "ksyms_has: code only, a longer name is not the symbol");
+	ok(!has_string(all, "cpu_tlb"), "ksyms_has: a prefix is not the symbol");
+	ok(!has_string(all, "D"), "ksyms_has: the type column is not a name");
+	ok(!has_string("", "cpu_tlbstate"), "ksyms_has: empty stream");
+}
+
 /* ---- record.c ----------------------------------------------------------- */
 
 static struct tt_record rec(enum tt_event_kind kind, const char *comm)
@@ -1005,6 +1043,12 @@ static void test_record_decode(void)
 	ok(!tt_record_decode(&r, sizeof(r)), "decode rejects kind TT_EV_MAX");
 	r.kind = UINT32_MAX;
 	ok(!tt_record_decode(&r, sizeof(r)), "decode rejects kind UINT32_MAX");
+}
+
+/* ksyms_format() as a struct tt_fmt resolver: ctx is the struct ksyms. */
+static const char *ksyms_resolve(void *ctx, __u64 addr, char *buf, size_t len)
+{
+	return ksyms_format(ctx, addr, buf, len);
 }
 
 static void test_record_json(struct ksyms *ks)
@@ -1256,7 +1300,19 @@ static struct tt_proc proc(const char *comm, int mode, int bits, __u64 ctrl,
 
 static void add(struct tt_snapshot *s, __u32 pid, struct tt_proc p)
 {
-	if (tt_snapshot_add(s, pid, &p))
+	struct tt_proc_key key = { .tgid = pid };
+
+	if (tt_snapshot_add(s, &key, &p))
+		die("tt_snapshot_add");
+}
+
+static void add_key(struct tt_snapshot *s, __u32 pid, __u64 start_ns,
+		    struct tt_proc p, bool exited)
+{
+	struct tt_proc_key key = { .tgid = pid, .start_ns = start_ns };
+
+	p.exited = exited;
+	if (tt_snapshot_add(s, &key, &p))
 		die("tt_snapshot_add");
 }
 
@@ -1375,6 +1431,25 @@ static void test_snapshot_diff(void)
 	tt_snapshot_diff(&b, &a);
 	is_uint(b.rows[0].delta[TT_EV_CTRL], 2,
 		"diff: a reused pid (counts went down) counts as new");
+
+	/*
+	 * BPF keys a process by pid and start time: an exited process and a
+	 * new one given its pid are two rows, each diffed against its own.
+	 */
+	tt_snapshot_clear(&a);
+	tt_snapshot_clear(&b);
+	add_key(&a, 7, 100, proc("old", 1, 6, 0, 50, 0, 0, 0), true);
+	add_key(&b, 7, 900, proc("new", 0, 0, 0, 0, 3, 0, 0), false);
+	add_key(&b, 7, 100, proc("old", 1, 6, 0, 50, 0, 0, 0), true);
+	tt_snapshot_diff(&b, &a);
+	ok(b.nr == 2 && b.rows[0].start_ns == 100 && b.rows[0].gone &&
+	   b.rows[0].idle == 1 && tt_row_total(b.rows[0].delta) == 0 &&
+	   b.rows[0].count[TT_EV_UNTAG] == 50,
+	   "diff: the exited process keeps its counts, marked gone, idle");
+	ok(b.rows[1].start_ns == 900 && !b.rows[1].gone &&
+	   b.rows[1].count[TT_EV_UNTAG] == 0 && b.rows[1].mode == 0 &&
+	   b.rows[1].delta[TT_EV_SWITCH] == 3 && !strcmp(b.rows[1].comm, "new"),
+	   "diff: the pid's new process has its own name, mode and counts");
 
 	tt_snapshot_free(&a);
 	tt_snapshot_free(&b);
@@ -2609,6 +2684,7 @@ int main(void)
 	test_json();
 	test_json_utf8();
 	test_ksyms();
+	test_ksyms_has();
 	test_record();
 	test_table();
 	test_histfmt();

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tagloop: one process whose tagging events are known exactly, for
+ * tagtrace's filter and process-identity tests.
+ *
+ *   tagloop N [--pages] [--thread NAME] [--exec PATH]
+ *
+ * N > 0: enable tagging (arch_prctl, so upstream LAM works too), then one
+ * ARCH_GET_UNTAG_MASK query and N uname() calls through a tagged buffer:
+ * two ctrl events and N untags. --pages writes N fresh pages through
+ * tagged pointers instead (N tagged faults; upstream LAM, which refuses
+ * tagged system calls, too). N = 0: the query alone. --thread makes the
+ * query and the calls in a second thread named NAME (tagging is enabled
+ * before it exists, as LAM requires) while the process keeps its own name.
+ * --exec then execs PATH (a tagged process is untagged again).
+ * Prints "pid=PID" first; exits 0 when every call behaved.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/utsname.h>
+
+#include "../lib/tagging.h"
+
+static long calls;
+static bool pages;
+static struct utsname u;
+static char *region;
+
+static void *work(void *name)
+{
+	unsigned long mask = 0;
+	long i;
+
+	if (name)
+		prctl(PR_SET_NAME, name);
+	if (arch_prctl(ARCH_GET_UNTAG_MASK, (unsigned long)&mask))
+		return (void *)1;
+	for (i = 0; i < calls; i++)
+		if (pages)
+			*(volatile char *)tag_ptr(region + i * 4096L, 0x2a) = 1;
+		else if (uname(tag_ptr(&u, 1 + i % 63)))
+			return (void *)3;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *thread = NULL, *exec = NULL;
+	void *ret;
+	pthread_t t;
+	int i;
+
+	if (argc < 2)
+		goto usage;
+	calls = atol(argv[1]);
+	if (calls < 0)
+		goto usage;
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--pages"))
+			pages = true;
+		else if (!strcmp(argv[i], "--thread") && i + 1 < argc)
+			thread = argv[++i];
+		else if (!strcmp(argv[i], "--exec") && i + 1 < argc)
+			exec = argv[++i];
+		else
+			goto usage;
+	}
+	printf("pid=%d\n", getpid());
+	fflush(stdout);
+	memset(&u, 0, sizeof(u));	/* no fault at a tagged address */
+	region = mmap(NULL, (calls + 1) * 4096L, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (region == MAP_FAILED)
+		return 1;
+	if (calls && arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS)) {
+		perror("tagloop: ARCH_ENABLE_TAGGED_ADDR");
+		return 1;
+	}
+	if (thread) {
+		if (pthread_create(&t, NULL, work, (void *)thread) ||
+		    pthread_join(t, &ret))
+			return 1;
+	} else {
+		ret = work(NULL);
+	}
+	if (ret) {
+		fprintf(stderr, "tagloop: step %ld failed\n", (long)ret);
+		return 1;
+	}
+	if (exec) {
+		execl(exec, exec, (char *)NULL);
+		perror("tagloop: exec");
+		return 1;
+	}
+	return 0;
+usage:
+	fprintf(stderr, "usage: tagloop N [--pages] [--thread NAME] [--exec PATH]\n");
+	return 2;
+}
