@@ -59,13 +59,20 @@ static void label(FILE *out, const char *name, const char *value, bool first)
 	fputc('"', out);
 }
 
+/*
+ * A process is its pid and start time, as in BPF's key: a reused PID with
+ * the same name, while the old row is still shown, must not give a second
+ * sample with the same labels, which would void the whole exposition.
+ */
 static void proc_labels(FILE *out, const struct tt_row *r)
 {
-	char pid[16];
+	char pid[16], start[24];
 
 	snprintf(pid, sizeof(pid), "%u", r->pid);
+	snprintf(start, sizeof(start), "%llu", (unsigned long long)r->start_ns);
 	fputc('{', out);
 	label(out, "pid", pid, true);
+	label(out, "start_ns", start, false);
 	label(out, "comm", r->comm, false);
 }
 

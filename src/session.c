@@ -332,6 +332,11 @@ int tt_session_syms_fd(const struct tt_session *s)
 	return bpf_map__fd(s->skel->maps.syms);
 }
 
+void tt_session_detach(struct tt_session *s)
+{
+	tagtrace_bpf__detach(s->skel);
+}
+
 void tt_session_close(struct tt_session *s)
 {
 	tagtrace_bpf__destroy(s->skel);

@@ -39,6 +39,8 @@ int tt_session_read_hists(const struct tt_session *s,
 			  struct tt_hist_entry *out);
 int tt_session_events_fd(const struct tt_session *s);
 int tt_session_syms_fd(const struct tt_session *s);
+/* Detaches every program: no event is produced after it returns. */
+void tt_session_detach(struct tt_session *s);
 void tt_session_close(struct tt_session *s);
 
 #endif /* TT_SESSION_H */

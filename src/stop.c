@@ -59,8 +59,14 @@ static void on_signal(int sig)
 
 int tt_stop_catch_signals(struct tt_stop *st)
 {
-	/* No SA_RESTART: a signal must not restart a blocking write. */
-	struct sigaction sa = { .sa_handler = on_signal };
+	/*
+	 * SA_RESTART: a write to a slow pipe that a Ctrl-C interrupts before
+	 * any byte moved would fail with EINTR, and stdio would drop its
+	 * buffer mid-line. The waits still wake: poll() is never restarted,
+	 * and the handler makes the eventfd readable. A reader that never
+	 * drains the pipe is what the second Ctrl-C (the default) is for.
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
 	signal_stop = st;
 	sigemptyset(&sa.sa_mask);

@@ -190,6 +190,7 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s,
 			fputc(',', out);
 		json_begin(&p, out);
 		json_kuint(&p, "pid", r->pid);
+		json_kuint(&p, "start_ns", r->start_ns);
 		json_kstr(&p, "comm", r->comm);
 		json_kstr(&p, "mode", tt_mode_name(r->mode));
 		json_kint(&p, "tag_bits", r->tag_bits);

@@ -15,7 +15,7 @@ struct trace_ctx {
 	struct tt_fmt fmt;
 	__u64 events;
 	__u64 bad;
-	__u64 left;	/* the last drain: records it may still print */
+	bool draining;	/* the last drain: detached, so it ends */
 };
 
 /*
@@ -38,15 +38,7 @@ static int on_record(void *ctx, void *data, size_t size)
 		else
 			tt_record_text(stdout, r, &t->fmt);
 	}
-	if (t->left)
-		return --t->left ? 0 : STOP_DRAIN;
-	return tt_stop_due(t->stop) ? STOP_DRAIN : 0;
-}
-
-/* The most records a ring buffer of size bytes holds: each has a header. */
-static __u64 ring_capacity(__u32 size)
-{
-	return size / (((sizeof(struct tt_record) + 7) & ~7UL) + 8);
+	return !t->draining && tt_stop_due(t->stop) ? STOP_DRAIN : 0;
 }
 
 /*
@@ -138,12 +130,18 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 	}
 	/*
 	 * What was queued when the stop came was traced: print it before the
-	 * totals, but no more than a full buffer holds, however fast a storm
-	 * refills it.
+	 * totals. Detached first, so no storm can refill the buffer and the
+	 * drain ends, and the drop count read after it is final: printed and
+	 * dropped add up to every event the programs saw.
 	 */
-	t.left = ring_capacity(env->ringbuf_size);
+	tt_session_detach(s);
+	t.draining = true;
 	ring_buffer__consume(rb);
-	fflush(stdout);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "tagtrace: writing the trace failed: %s\n",
+			strerror(errno ? errno : EIO));
+		err = -EIO;
+	}
 	fprintf(stderr, "tagtrace: %llu events, %llu dropped (ring buffer full)\n",
 		(unsigned long long)t.events,
 		(unsigned long long)tt_session_stat(s, TT_STAT_DROPS));

@@ -1516,14 +1516,14 @@ static void test_table_json(void)
 	is_str(mem_text(&m),
 	       "{\"ts_ns\":5000000000,\"interval_s\":1.500,\"uncounted\":3,"
 	       JSON_SRC_ALL "\"processes\":["
-	       "{\"pid\":42,\"comm\":\"redis\",\"mode\":\"lam_u57\","
+	       "{\"pid\":42,\"start_ns\":0,\"comm\":\"redis\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,"
 	       "\"total\":{\"ctrl\":1,\"untag\":2,\"switch\":3,\"fault\":4,"
 	       "\"gp\":5},"
 	       "\"interval\":{\"ctrl\":0,\"untag\":1,\"switch\":0,\"fault\":0,"
 	       "\"gp\":2},"
 	       "\"exited\":false},"
-	       "{\"pid\":7,\"comm\":\"o\\\"ld\",\"mode\":\"none\","
+	       "{\"pid\":7,\"start_ns\":0,\"comm\":\"o\\\"ld\",\"mode\":\"none\","
 	       "\"tag_bits\":0,"
 	       "\"total\":{\"ctrl\":0,\"untag\":0,\"switch\":9,\"fault\":0,"
 	       "\"gp\":0},"
@@ -1543,7 +1543,7 @@ static void test_table_json(void)
 	       "\"untag\":\"unavailable\",\"switch\":\"fentry/switch_mm_irqs_off\","
 	       "\"fault\":\"tp_btf/page_fault_user\",\"gp\":\"unavailable\"},"
 	       "\"processes\":["
-	       "{\"pid\":42,\"comm\":\"redis\",\"mode\":\"lam_u57\","
+	       "{\"pid\":42,\"start_ns\":0,\"comm\":\"redis\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,"
 	       "\"total\":{\"ctrl\":1,\"switch\":3,\"fault\":4},"
 	       "\"interval\":{\"ctrl\":1,\"switch\":3,\"fault\":4},"
@@ -2195,8 +2195,8 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 	return true;
 }
 
-#define OM_LABELS_4242	"{pid=\"4242\",comm=\"a\\\"b\\\\c\"}"
-#define OM_LABELS_7	"{pid=\"7\",comm=\"redis-server\"}"
+#define OM_LABELS_4242	"{pid=\"4242\",start_ns=\"0\",comm=\"a\\\"b\\\\c\"}"
+#define OM_LABELS_7	"{pid=\"7\",start_ns=\"0\",comm=\"redis-server\"}"
 #define OM_BUCKET(le, n) \
 	"tagtrace_switch_mm_seconds_bucket{prev_mode=\"none\"," \
 	"next_mode=\"lam_u57\",same_mm=\"0\",le=\"" le "\"} " n "\n"
@@ -2261,9 +2261,9 @@ static const char om_want[] =
 	"tagtrace_tagged_gps_total" OM_LABELS_4242 " 5\n"
 	"tagtrace_tagged_gps_total" OM_LABELS_7 " 0\n"
 	OM_BITS_META
-	"tagtrace_process_tag_bits{pid=\"4242\",comm=\"a\\\"b\\\\c\","
+	"tagtrace_process_tag_bits{pid=\"4242\",start_ns=\"0\",comm=\"a\\\"b\\\\c\","
 	"mode=\"lam_u57\"} 6\n"
-	"tagtrace_process_tag_bits{pid=\"7\",comm=\"redis-server\","
+	"tagtrace_process_tag_bits{pid=\"7\",start_ns=\"0\",comm=\"redis-server\","
 	"mode=\"none\"} 0\n"
 	OM_UNCOUNTED_META
 	"tagtrace_uncounted_events_total 3\n"
@@ -2441,7 +2441,7 @@ static void test_openmetrics_text(void)
 			 l ? (int)strcspn(l, "\n") : 0, l ? l : "");
 		tap_quote("got:", line);
 	}
-	ok(strstr(t, "tagtrace_process_tag_bits{pid=\"9\","
+	ok(strstr(t, "tagtrace_process_tag_bits{pid=\"9\",start_ns=\"0\","
 		  "comm=\"abcdefghijklmn") != NULL,
 	   "tt_openmetrics: the gauge is there for that process");
 	free(t);
@@ -2458,6 +2458,18 @@ static void test_openmetrics_text(void)
 	       "tt_openmetrics: empty snapshot, every family's metadata only");
 	free(t);
 
+	/* A reused PID under the same name is a series of its own. */
+	tt_snapshot_clear(&s);
+	add_key(&s, 5, 100, proc("same", TT_MODE_LAM_U57, 6, 1, 0, 0, 0, 0), true);
+	add_key(&s, 5, 200, proc("same", TT_MODE_NONE, 0, 2, 0, 0, 0, 0), false);
+	t = om_text(&s, NULL, 0, 0);
+	ok(strstr(t, "tagtrace_ctrl_calls_total{pid=\"5\",start_ns=\"100\","
+		  "comm=\"same\"} 1\n") &&
+	   strstr(t, "tagtrace_ctrl_calls_total{pid=\"5\",start_ns=\"200\","
+		  "comm=\"same\"} 2\n"),
+	   "tt_openmetrics: one PID reused under one name, two distinct series");
+	free(t);
+
 	/* Newline in a label value escaped as \n; same_mm="1". */
 	tt_snapshot_clear(&s);
 	add(&s, 1, proc("x\ny", TT_MODE_NONE, 0, 0, 0, 0, 0, 0));
@@ -2466,7 +2478,7 @@ static void test_openmetrics_text(void)
 	h.key.next_mode = TT_MODE_UAI;
 	h.key.same_mm = 1;
 	t = om_text(&s, &h, 1, 0);
-	ok(strstr(t, "tagtrace_ctrl_calls_total{pid=\"1\","
+	ok(strstr(t, "tagtrace_ctrl_calls_total{pid=\"1\",start_ns=\"0\","
 		  "comm=\"x\\ny\"} 0\n") != NULL,
 	   "tt_openmetrics: newline in comm escaped as \\n");
 	ok(strstr(t, "tagtrace_switch_mm_seconds_bucket{prev_mode=\"uai\","
@@ -2652,7 +2664,7 @@ static void test_openmetrics_unknown(void)
 	       OM_FAULT_META
 	       "tagtrace_tagged_faults_total" OM_LABELS_7 " 0\n"
 	       OM_BITS_META
-	       "tagtrace_process_tag_bits{pid=\"7\",comm=\"redis-server\","
+	       "tagtrace_process_tag_bits{pid=\"7\",start_ns=\"0\",comm=\"redis-server\","
 	       "mode=\"none\"} 0\n"
 	       OM_UNCOUNTED_META
 	       "tagtrace_uncounted_events_total 0\n"
