@@ -10,7 +10,8 @@
  * CR3.LAM_U57 on LAM and EFER.UAIE on UAI (kernel/series/). Then:
  *
  * 1. A tagged RSP (tag in bits 62:57) through PUSH/POP, near CALL/RET,
- *    PUSHF/POPF, far CALL, far RET (LRETQ) and IRETQ.
+ *    PUSHF/POPF, far CALL, far RET (LRETQ, and LRET with 32-bit operands,
+ *    whose stack address is still 64 bits wide) and IRETQ.
  *    SDM, "Linear Address Masking": LAM applies to every data access in
  *    64-bit mode, stack accesses included; RSP itself keeps its tag. So on
  *    LAM each works, the stack contents are seen through the untagged
@@ -61,6 +62,7 @@
 #include <asm/prctl.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -332,6 +334,39 @@ static int stack_lcall(void)
 	return 0;
 }
 
+/*
+ * Far RET without REX.W (LRETL): a 32-bit EIP and CS. In 64-bit mode the
+ * stack address size is 64 bits whatever the operand size (SDM vol.1
+ * 6.2.3 "Pointer Sizes" / "Stack Behavior in 64-Bit Mode"), so the pops
+ * use the whole tagged RSP and RSP keeps all 64 bits. The 32-bit return
+ * address is a stub mapped below 4 GiB that jumps back through R13.
+ */
+#define LOW_STUB 0x200000UL
+static int stack_lretl(void)
+{
+	static const unsigned char jmp_r13[] = { 0x41, 0xff, 0xe5 };
+	uint64_t top = tagged_top(), sp;
+	void *p;
+
+	p = mmap((void *)LOW_STUB, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p != (void *)LOW_STUB)
+		return 3;
+	memcpy(p, jmp_r13, sizeof(jmp_r13));
+	stk[STK_WORDS - 1] = user_cs() << 32 | LOW_STUB;
+	asm volatile("lea 1f(%%rip), %%r13\n\t"
+		     "mov %%rsp, %%r12\n\t"
+		     "lea -8(%[top]), %%rsp\n\t"
+		     "lretl\n"
+		     "1:\n\t"
+		     "mov %%rsp, %[sp]\n\t"
+		     "mov %%r12, %%rsp"
+		     : [sp] "=&r"(sp), [stk] "+m"(stk)
+		     : [top] "r"(top)
+		     : "r12", "r13", "memory");
+	return sp != top;
+}
+
 static void test_stack(void)
 {
 	static const struct {
@@ -342,6 +377,7 @@ static void test_stack(void)
 		{ stack_call, "near CALL/RET with a tagged RSP" },
 		{ stack_pushf, "PUSHF/POPF with a tagged RSP" },
 		{ stack_lret, "far RET (LRETQ) with a tagged RSP" },
+		{ stack_lretl, "far RET without REX.W (32-bit operands) with a tagged RSP" },
 		{ stack_iret, "IRETQ with a tagged RSP" },
 		{ stack_lcall, "far CALL (m16:64) with a tagged RSP" },
 	};
