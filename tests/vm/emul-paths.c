@@ -10,7 +10,8 @@
  * CR3.LAM_U57 on LAM and EFER.UAIE on UAI (kernel/series/). Then:
  *
  * 1. A tagged RSP (tag in bits 62:57) through PUSH/POP, near CALL/RET,
- *    PUSHF/POPF, far CALL, far RET (LRETQ) and IRETQ.
+ *    PUSHF/POPF, far CALL, far RET (LRETQ, and LRET with 32-bit operands,
+ *    whose stack address is still 64 bits wide) and IRETQ.
  *    SDM, "Linear Address Masking": LAM applies to every data access in
  *    64-bit mode, stack accesses included; RSP itself keeps its tag. So on
  *    LAM each works, the stack contents are seen through the untagged
@@ -41,6 +42,11 @@
  *       had. On UAI every access to the variable hits, whatever its bits
  *       63:57. A second breakpoint at the untagged address counts the same
  *       accesses on both, so that a count of zero means something.
+ * 4. CS, DS, ES and SS segment-override prefixes, which 64-bit mode
+ *    ignores (SDM vol. 1, 3.3.7.1; APM: null prefixes): the reference keeps
+ *    its default segment. On UAI a tagged ss:(%rdi) or cs:(%rdi) load
+ *    works (DS), a tagged ds:(%rbp) or ds:(%rsp) load raises #SS (SIGBUS),
+ *    and the same for gathers; on LAM all of them work.
  *
  * Prints TAP ("ok N - ..."), exits 1 on any failure.
  */
@@ -56,6 +62,7 @@
 #include <asm/prctl.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -327,6 +334,39 @@ static int stack_lcall(void)
 	return 0;
 }
 
+/*
+ * Far RET without REX.W (LRETL): a 32-bit EIP and CS. In 64-bit mode the
+ * stack address size is 64 bits whatever the operand size (SDM vol.1
+ * 6.2.3 "Pointer Sizes" / "Stack Behavior in 64-Bit Mode"), so the pops
+ * use the whole tagged RSP and RSP keeps all 64 bits. The 32-bit return
+ * address is a stub mapped below 4 GiB that jumps back through R13.
+ */
+#define LOW_STUB 0x200000UL
+static int stack_lretl(void)
+{
+	static const unsigned char jmp_r13[] = { 0x41, 0xff, 0xe5 };
+	uint64_t top = tagged_top(), sp;
+	void *p;
+
+	p = mmap((void *)LOW_STUB, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p != (void *)LOW_STUB)
+		return 3;
+	memcpy(p, jmp_r13, sizeof(jmp_r13));
+	stk[STK_WORDS - 1] = user_cs() << 32 | LOW_STUB;
+	asm volatile("lea 1f(%%rip), %%r13\n\t"
+		     "mov %%rsp, %%r12\n\t"
+		     "lea -8(%[top]), %%rsp\n\t"
+		     "lretl\n"
+		     "1:\n\t"
+		     "mov %%rsp, %[sp]\n\t"
+		     "mov %%r12, %%rsp"
+		     : [sp] "=&r"(sp), [stk] "+m"(stk)
+		     : [top] "r"(top)
+		     : "r12", "r13", "memory");
+	return sp != top;
+}
+
 static void test_stack(void)
 {
 	static const struct {
@@ -337,6 +377,7 @@ static void test_stack(void)
 		{ stack_call, "near CALL/RET with a tagged RSP" },
 		{ stack_pushf, "PUSHF/POPF with a tagged RSP" },
 		{ stack_lret, "far RET (LRETQ) with a tagged RSP" },
+		{ stack_lretl, "far RET without REX.W (32-bit operands) with a tagged RSP" },
 		{ stack_iret, "IRETQ with a tagged RSP" },
 		{ stack_lcall, "far CALL (m16:64) with a tagged RSP" },
 	};
@@ -559,6 +600,131 @@ static void test_gathers(void)
 	expect(in_child(gather_fs), SIGSEGV, "VPGATHERQQ through FS with tagged indices");
 	expect(in_child(gather_ss), SIGBUS,
 	       "VPGATHERQQ with base RBP (SS) and tagged indices");
+}
+
+/* ---- 4. segment-override prefixes in 64-bit mode ---- */
+
+/*
+ * SDM vol. 1, 3.3.7.1 "Canonical Addressing" and the segment-override
+ * rules of 64-bit mode: only FS and GS overrides take effect; CS, DS, ES
+ * and SS prefixes are ignored (APM vol. 3: null prefixes). The segment of
+ * a reference, and so whether UAI ignores its tag and whether a
+ * non-canonical address raises #SS or #GP, is the default one: DS, or SS
+ * for a base of RSP or RBP. The prefixes are written as bytes so that the
+ * assembler cannot drop them.
+ */
+
+/* ss: prefix, base RDI: still a DS reference. */
+static int ovr_ss_rdi(void)
+{
+	uint64_t v, addr = (uint64_t)tag_ptr(&stk[3], TAG);
+
+	stk[3] = 0x5a5a;
+	asm volatile(".byte 0x36\n\tmov (%1), %0" : "=r"(v) : "D"(addr) : "memory");
+	return v != 0x5a5a;
+}
+
+/* cs: prefix, base RDI: still a DS reference. */
+static int ovr_cs_rdi(void)
+{
+	uint64_t v, addr = (uint64_t)tag_ptr(&stk[3], TAG);
+
+	stk[3] = 0x5a5b;
+	asm volatile(".byte 0x2e\n\tmov (%1), %0" : "=r"(v) : "D"(addr) : "memory");
+	return v != 0x5a5b;
+}
+
+/* ds: prefix, base RBP: still an SS reference. */
+static int ovr_ds_rbp(void)
+{
+	uint64_t v, addr = (uint64_t)tag_ptr(&stk[3], TAG);
+
+	stk[3] = 0x5a5c;
+	asm volatile("mov %%rbp, %%r12\n\t"
+		     "mov %1, %%rbp\n\t"
+		     ".byte 0x3e\n\t"
+		     "mov 0(%%rbp), %0\n\t"
+		     "mov %%r12, %%rbp"
+		     : "=&r"(v) : "r"(addr) : "r12", "memory");
+	return v != 0x5a5c;
+}
+
+/* ds: prefix, base RSP (tagged): still an SS reference. */
+static int ovr_ds_rsp(void)
+{
+	uint64_t v, addr = (uint64_t)tag_ptr(&stk[3], TAG);
+
+	stk[3] = 0x5a5d;
+	asm volatile("mov %%rsp, %%r12\n\t"
+		     "mov %1, %%rsp\n\t"
+		     ".byte 0x3e\n\t"
+		     "mov (%%rsp), %0\n\t"
+		     "mov %%r12, %%rsp"
+		     : "=&r"(v) : "r"(addr) : "r12", "memory");
+	return v != 0x5a5d;
+}
+
+/* es: prefix on a gather with base RBP: still SS, tagged indices. */
+static int ovr_es_gather_rbp(void)
+{
+	uint64_t idx[4], out[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		idx[i] = tag_of(i) | (uint64_t)i * 8;
+	asm volatile("vmovdqu %[idx], %%ymm1\n\t"
+		     "vpcmpeqd %%ymm2, %%ymm2, %%ymm2\n\t"
+		     "vpxor %%ymm0, %%ymm0, %%ymm0\n\t"
+		     "mov %%rbp, %%r12\n\t"
+		     "mov %[base], %%rbp\n\t"
+		     ".byte 0x26\n\t"
+		     "vpgatherqq %%ymm2, (%%rbp,%%ymm1,1), %%ymm0\n\t"
+		     "mov %%r12, %%rbp\n\t"
+		     "vmovdqu %%ymm0, %[out]\n\t"
+		     "vzeroupper"
+		     : [out] "=m"(out)
+		     : [idx] "m"(idx), [base] "S"(qarr)
+		     : "r12", "xmm0", "xmm1", "xmm2", "memory");
+	for (i = 0; i < 4; i++)
+		if (out[i] != qarr[i])
+			return 1 + i;
+	return 0;
+}
+
+/* ss: prefix on a gather with base RSI: still DS, tagged indices. */
+static int ovr_ss_gather_rsi(void)
+{
+	uint64_t idx[4], out[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		idx[i] = tag_of(i) | (uint64_t)i * 8;
+	asm volatile("vmovdqu %[idx], %%ymm1\n\t"
+		     "vpcmpeqd %%ymm2, %%ymm2, %%ymm2\n\t"
+		     "vpxor %%ymm0, %%ymm0, %%ymm0\n\t"
+		     ".byte 0x36\n\t"
+		     "vpgatherqq %%ymm2, (%[base],%%ymm1,1), %%ymm0\n\t"
+		     "vmovdqu %%ymm0, %[out]\n\t"
+		     "vzeroupper"
+		     : [out] "=m"(out)
+		     : [idx] "m"(idx), [base] "S"(qarr)
+		     : "xmm0", "xmm1", "xmm2", "memory");
+	for (i = 0; i < 4; i++)
+		if (out[i] != qarr[i])
+			return 1 + i;
+	return 0;
+}
+
+static void test_overrides(void)
+{
+	expect(in_child(ovr_ss_rdi), 0, "ss: prefix on a tagged (%rdi) load (DS)");
+	expect(in_child(ovr_cs_rdi), 0, "cs: prefix on a tagged (%rdi) load (DS)");
+	expect(in_child(ovr_ds_rbp), SIGBUS, "ds: prefix on a tagged (%rbp) load (SS)");
+	expect(in_child(ovr_ds_rsp), SIGBUS, "ds: prefix on a tagged (%rsp) load (SS)");
+	expect(in_child(ovr_ss_gather_rsi), 0,
+	       "ss: prefix on VPGATHERQQ, base RSI, tagged indices (DS)");
+	expect(in_child(ovr_es_gather_rbp), SIGBUS,
+	       "es: prefix on VPGATHERQQ, base RBP, tagged indices (SS)");
 }
 
 /* ---- 3. a data breakpoint ---- */
@@ -790,6 +956,7 @@ int main(int argc, char **argv)
 
 	test_stack();
 	test_gathers();
+	test_overrides();
 	test_watchpoint();
 	test_tagged_dr0();
 	return failed;

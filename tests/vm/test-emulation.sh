@@ -3,7 +3,8 @@
 # dereferences working under LAM (4- and 5-level paging) and faulting
 # without it, and the kernel's own LAM selftest; the address paths that
 # are not plain loads and stores (a tagged RSP through PUSH, CALL, PUSHF,
-# far CALL/RET and IRETQ, gathers with tagged elements, data breakpoints)
+# far CALL/RET and IRETQ, gathers with tagged elements, data breakpoints,
+# CS/DS/ES/SS prefixes, which 64-bit mode ignores)
 # under LAM and UAI, each with 4- and 5-level paging (tests/vm/emul-paths.c).
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
