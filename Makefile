@@ -88,11 +88,11 @@ $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
 
-$(VMBIN)/tagged-deref: tests/vm/tagged-deref.c tests/lib/tagging.h
+$(VMBIN)/tagged-deref: tests/vm/tagged-deref.c tests/lib/tagging.h tests/lib/tap-check.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-$(VMBIN)/emul-paths: tests/vm/emul-paths.c tests/lib/tagging.h
+$(VMBIN)/emul-paths: tests/vm/emul-paths.c tests/lib/tagging.h tests/lib/tap-check.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

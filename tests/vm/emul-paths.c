@@ -70,27 +70,11 @@
 #include <unistd.h>
 
 #include "../lib/tagging.h"
+#include "../lib/tap-check.h"
 
 #define TAG	0x2aUL
 
-static int failed, ntest;
 static int lam, uai;
-
-static void check(int cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", cond ? "ok" : "not ok", ++ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	failed |= !cond;
-}
 
 static const char *what(int r)
 {
@@ -959,5 +943,5 @@ int main(int argc, char **argv)
 	test_overrides();
 	test_watchpoint();
 	test_tagged_dr0();
-	return failed;
+	return tap_failed;
 }

@@ -26,25 +26,7 @@
 #include <unistd.h>
 
 #include "../lib/tagging.h"
-
-
-static int failed;
-
-static void check(int cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", cond ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	failed |= !cond;
-}
+#include "../lib/tap-check.h"
 
 static int cpuid_bit(unsigned int leaf, unsigned int sub, int bit)
 {
@@ -125,5 +107,5 @@ int main(int argc, char **argv)
 	sig = deref_in_child((volatile uint64_t *)((uintptr_t)plain | 1ULL << 56), plain);
 	check(sig == SIGSEGV, "bit 56 is not a tag bit: setting it gets SIGSEGV (got %d)", sig);
 
-	return failed;
+	return tap_failed;
 }
