@@ -13,7 +13,11 @@ CC      := gcc
 CFLAGS  := -O2 -g -Wall -Wextra -Werror
 STEP    := scripts/step.sh
 # One id per top-level make run: scripts/timings.sh groups step times by it.
-export TT_RUN ?= $(shell date +%s.%N)
+# Expanded once (:=), and inherited by sub-makes through the environment.
+ifndef TT_RUN
+TT_RUN := $(shell date +%s.%N)
+endif
+export TT_RUN
 
 ifeq ($(V),1)
 Q :=

@@ -21,6 +21,11 @@ variant=${1:?usage: kernel.sh tagged|notrace|debug|upstream}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
+# The kernel build sets its own -j; the jobserver of a parallel outer make
+# (make check builds QEMU beside the kernels) does not reach this script's
+# makes, which would only warn about it and fall back to -j1.
+unset MAKEFLAGS MFLAGS
+
 # The kernel embeds build time, user and host: pin them so ccache hits.
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC'
 export KBUILD_BUILD_USER=tagtrace KBUILD_BUILD_HOST=rig
