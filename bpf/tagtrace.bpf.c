@@ -25,6 +25,12 @@ char LICENSE[] SEC("license") = "GPL";
 #define ARCH_GET_MAX_TAG_BITS	0x4003
 #define CR3_LAM_U57		(1ULL << 61)
 #define CR3_LAM_U48		(1ULL << 62)
+#define PF_IO_WORKER		0x00000010
+#define PF_KTHREAD		0x00200000
+/* The tag field when an mm does not say: 6 bits at 57 (bit 63 never). */
+#define TAG_FIELD_DEFAULT	(0x3fULL << 57)
+/* A register this near a fault's address is the pointer that faulted. */
+#define FAULT_REG_WINDOW	(64 * 1024)
 
 /* Set by the frontend between open and load. */
 const volatile __u32 targ_tgid;			/* 0: every process */
@@ -34,6 +40,7 @@ const volatile bool targ_hist;			/* time switch_mm_irqs_off */
 const volatile bool targ_usec;			/* hist in us, not ns */
 const volatile bool targ_switch_events;		/* fallback mode switch events */
 const volatile bool targ_count;			/* per-process counters (top) */
+const volatile bool targ_tags;			/* tags and syscalls maps */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -46,6 +53,21 @@ struct {
 	__type(key, struct tt_proc_key);
 	__type(value, struct tt_proc);
 } procs SEC(".maps");
+
+/* tags and syscalls: sized by the frontend, 1 entry when not wanted. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct tt_proc_key);
+	__type(value, struct tt_tags);
+} tags SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct tt_sys_key);
+	__type(value, __u64);
+} syscalls SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -226,16 +248,17 @@ static __always_inline bool current_group_dead(void)
 }
 
 /*
- * Count one event for the current process (top only). mode/tag_bits < 0
- * leave the recorded state alone.
+ * Count one event for the current process (top and tags only); returns its
+ * entry. mode/tag_bits < 0 leave the recorded state alone.
  */
-static __always_inline void count(__u32 kind, int mode, int tag_bits)
+static __always_inline struct tt_proc *count(__u32 kind, int mode,
+					     int tag_bits)
 {
 	struct tt_proc_key key;
 	struct tt_proc *p;
 
 	if (!targ_count)
-		return;
+		return NULL;
 	key = current_key();
 	p = bpf_map_lookup_elem(&procs, &key);
 	if (!p) {
@@ -254,7 +277,7 @@ static __always_inline void count(__u32 kind, int mode, int tag_bits)
 		p = lookup_or_init(&procs, &key, &fresh);
 		if (!p) {
 			stat_inc(TT_STAT_PROC_FULL);
-			return;
+			return NULL;
 		}
 	}
 	__sync_fetch_and_add(&p->count[kind], 1);
@@ -262,6 +285,107 @@ static __always_inline void count(__u32 kind, int mode, int tag_bits)
 		p->mode = mode;
 	if (tag_bits >= 0)
 		p->tag_bits = tag_bits;
+	return p;
+}
+
+/*
+ * The tag in addr: the bits of the current mm's tag field (what its untag
+ * mask clears, bit 63 aside), shifted down from the field's lowest bit.
+ */
+static __always_inline __u32 tag_of(__u64 addr)
+{
+	__u64 field = ~mm_untag_mask(current_mm()) & ~(1ULL << 63);
+
+	if (!field)
+		field = TAG_FIELD_DEFAULT;
+	return (addr & field) / (field & -field);
+}
+
+/* The system call the current task is in: its registers' orig_ax. */
+static __always_inline int current_syscall(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs;
+
+	if (BPF_CORE_READ(task, flags) & (PF_KTHREAD | PF_IO_WORKER))
+		return TT_NO_SYSCALL;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	return BPF_CORE_READ(regs, orig_ax);
+}
+
+/* Tag values (tags only): kind TT_EV_UNTAG or TT_EV_FAULT. */
+static __always_inline void tags_add(__u32 kind, __u64 tag)
+{
+	static const struct tt_tags zero;
+	struct tt_proc_key key;
+	struct tt_tags *t;
+
+	if (!targ_tags)
+		return;
+	key = current_key();
+	t = lookup_or_init(&tags, &key, &zero);
+	/* A field wider than 6 bits (never granted) is not counted either. */
+	barrier_var(tag);	/* the verifier must see this very check */
+	if (!t || tag >= TT_TAG_VALUES) {
+		stat_inc(TT_STAT_TAGS_FULL);
+		return;
+	}
+	if (kind == TT_EV_UNTAG)
+		__sync_fetch_and_add(&t->untag[tag], 1);
+	else
+		__sync_fetch_and_add(&t->fault[tag], 1);
+}
+
+static __always_inline void syscalls_add(int nr)
+{
+	static const __u64 zero;
+	struct tt_sys_key key = { .nr = nr };
+	__u64 *n;
+
+	if (!targ_tags)
+		return;
+	key.proc = current_key();
+	n = lookup_or_init(&syscalls, &key, &zero);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		stat_inc(TT_STAT_TAGS_FULL);
+}
+
+/*
+ * The tagged pointer behind a fault at address, 0 if none. CR2 holds no
+ * tag on LAM (the SDM: the masked address) nor on UAI as emulated here, so
+ * the kernel's address == untagged says nothing. The task's registers do:
+ * at a user fault, the faulting context; at a fault in a system call, its
+ * arguments. A register holding a pointer with tag bits (bit 63 clear)
+ * whose untagged value is within FAULT_REG_WINDOW of address is taken as
+ * the pointer that faulted.
+ */
+static __always_inline __u64 fault_pointer(__u64 address, __u64 untagged)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 mask = mm_untag_mask(current_mm());
+	struct pt_regs regs;
+	__u64 *r = (__u64 *)&regs;
+	int i;
+
+	if (address != untagged)
+		return address;
+	if (mask == ~0ULL)
+		return 0;
+	if (bpf_probe_read_kernel(&regs, sizeof(regs),
+				  (void *)bpf_task_pt_regs(task)))
+		return 0;
+#pragma unroll
+	for (i = 0; i < sizeof(regs) / sizeof(__u64); i++) {
+		__u64 v = r[i], u = v & mask;
+
+		if ((__s64)v < 0 || u == v)
+			continue;
+		if (u - address + FAULT_REG_WINDOW < 2 * FAULT_REG_WINDOW)
+			return v;
+	}
+	return 0;
 }
 
 /*
@@ -318,7 +442,11 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 
 	if (tagged == untagged || !wanted(tgid))
 		return 0;
+	r.untag.syscall = current_syscall();
+	r.untag.tag = tag_of(tagged);
 	count(TT_EV_UNTAG, mode, -1);
+	tags_add(TT_EV_UNTAG, r.untag.tag);
+	syscalls_add(r.untag.syscall);
 	if ((targ_stream & (1U << TT_EV_UNTAG)) &&
 	    !bpf_map_lookup_elem(&syms, &caller)) {
 		struct tt_sym sym;
@@ -359,10 +487,17 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 	struct tt_record r = {
 		.fault = { address, untagged, error_code, ip, mode },
 	};
+	struct tt_proc *p;
 
 	if (!wanted(tgid))
 		return 0;
-	count(TT_EV_FAULT, mode, -1);
+	r.fault.tagged = fault_pointer(address, untagged);
+	if (r.fault.tagged)
+		r.fault.tag = tag_of(r.fault.tagged);
+	p = count(TT_EV_FAULT, mode, -1);
+	if (p && r.fault.tag)
+		__sync_fetch_and_add(&p->tagged_faults, 1);
+	tags_add(TT_EV_FAULT, r.fault.tag);
 	emit(&r, TT_EV_FAULT);
 	return 0;
 }

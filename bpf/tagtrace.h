@@ -10,6 +10,12 @@
 
 #define TT_COMM_LEN	16
 #define TT_HIST_SLOTS	32	/* log2 buckets of nanoseconds */
+/*
+ * Tag values counted per process: the series grants 6 bits (at 57) on LAM
+ * and UAI alike, so 0-63; tag 0 is an untagged pointer.
+ */
+#define TT_TAG_VALUES	64
+#define TT_NO_SYSCALL	(-1)	/* no system call: a kernel or io_uring thread */
 
 /* Event kinds: ring buffer record type, counter index, -e names. */
 enum tt_event_kind {
@@ -80,6 +86,9 @@ struct tt_untag {
 	__u64 untagged;
 	__u64 caller;
 	__s32 mode;
+	__s32 syscall;		/* orig_ax of the task's registers, or -1 */
+	__u32 tag;		/* the stripped bits, at the granted offset */
+	__u32 pad;
 };
 
 struct tt_switch {
@@ -99,6 +108,8 @@ struct tt_fault {
 	__u64 error_code;
 	__u64 ip;
 	__s32 mode;
+	__u32 tag;		/* the tag the faulting pointer carried; 0: none */
+	__u64 tagged;		/* that pointer (a register's value), or 0 */
 };
 
 struct tt_gp {
@@ -137,10 +148,24 @@ struct tt_proc_key {
 /* Per-process counters; only ever incremented. */
 struct tt_proc {
 	__u64 count[TT_EV_MAX];
+	__u64 tagged_faults;	/* of count[TT_EV_FAULT]: those with a tag */
 	__s32 mode;		/* the process's mode at its last event */
 	__s32 tag_bits;
 	char comm[TT_COMM_LEN];	/* the group leader's, refreshed at exec */
 	__u32 exited;		/* its last thread has exited */
+	__u32 pad;
+};
+
+/* Tag values a process used, tags map value (tagtrace tags). */
+struct tt_tags {
+	__u64 untag[TT_TAG_VALUES];	/* untag events, by tag stripped */
+	__u64 fault[TT_TAG_VALUES];	/* faults, by tag carried (0: none) */
+};
+
+/* Untag events of a process by the system call that carried the pointer. */
+struct tt_sys_key {
+	struct tt_proc_key proc;
+	__s32 nr;			/* x86_64 number, or TT_NO_SYSCALL */
 	__u32 pad;
 };
 
@@ -170,6 +195,7 @@ enum tt_stat {
 	TT_STAT_DROPS,		/* ring buffer reserve failures */
 	TT_STAT_PROC_FULL,	/* events not counted: process map full */
 	TT_STAT_HIST_FULL,	/* switches not counted: hist map full */
+	TT_STAT_TAGS_FULL,	/* tags/syscalls not counted: a map full */
 	TT_STAT_MAX,
 };
 
