@@ -169,7 +169,8 @@ TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 # The pieces that need no kernel: what tests/unit/ links against.
 UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/ksyms.c \
 	src/clock.c src/stop.c src/caps.c \
-	src/table.c src/histfmt.c src/openmetrics.c src/btfstr.c
+	src/table.c src/histfmt.c src/openmetrics.c src/btfstr.c src/sysnames.c \
+	src/tagfmt.c
 PREFIX   ?= /usr/local
 
 ## tagtrace         the tagtrace binary (build/tool/tagtrace); needs only `make deps`
@@ -190,6 +191,14 @@ $(TOOL)/%.o: src/%.c $(wildcard src/*.h) bpf/tagtrace.h
 # The skeleton embeds the BPF object: session.o must follow it.
 $(TOOL)/session.o: $(TOOL)/tagtrace.skel.h
 
+# System call names: '[1] = "write",' for each __NR_ of the uapi header.
+$(TOOL)/syscall_names.h: $(ARCH_INC)/asm/unistd_64.h
+	@mkdir -p $(@D)
+	$(Q)sed -n 's/^#define __NR_\([a-z0-9_]*\)[[:space:]]\+\([0-9]\+\)$$/[\2] = "\1",/p' $< > $@
+	$(Q)test -s $@
+
+$(TOOL)/sysnames.o: $(TOOL)/syscall_names.h
+
 $(TOOL)/tagtrace: $(TOOL_OBJS)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lbpf -lelf -lz -lm
 
@@ -203,10 +212,11 @@ vmlinux.h: kernel
 unit: $(UNIT)/unit_tests
 	$(Q)$(UNIT)/unit_tests
 
-$(UNIT)/unit_tests: tests/unit/unit_tests.c tests/unit/tap.h $(UNIT_SRCS) $(wildcard src/*.h)
+$(UNIT)/unit_tests: tests/unit/unit_tests.c tests/unit/tap.h $(UNIT_SRCS) $(wildcard src/*.h) \
+		$(TOOL)/syscall_names.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer -I src -o $@ tests/unit/unit_tests.c $(UNIT_SRCS) -lm
+		-fno-omit-frame-pointer -I src -I $(TOOL) -o $@ tests/unit/unit_tests.c $(UNIT_SRCS) -lm
 
 ## install          tagtrace and its man page into $(DESTDIR)$(PREFIX)
 install: $(TOOL)/tagtrace

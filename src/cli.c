@@ -21,6 +21,7 @@ enum {
 	OPT_RINGBUF,
 	OPT_OPENMETRICS,
 	OPT_US,
+	OPT_TAG_VALUES,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -56,6 +57,14 @@ static const struct argp_option top_options[] = {
 	REPORT_OPTIONS,
 	{ "openmetrics", OPT_OPENMETRICS, "FILE", 0,
 	  "Also rewrite FILE each interval in OpenMetrics text format", 0 },
+	{ "tag-values", OPT_TAG_VALUES, NULL, 0,
+	  "With --openmetrics: per-process counts of each tag value too", 0 },
+	{},
+};
+
+static const struct argp_option tags_options[] = {
+	COMMON_OPTIONS,
+	REPORT_OPTIONS,
 	{},
 };
 
@@ -85,6 +94,18 @@ static const char top_doc[] =
 "  tagtrace top -n 1 -i 10 --json  # one 10 s report as JSON\n"
 "  tagtrace top --openmetrics /var/lib/node_exporter/tagtrace.prom";
 
+static const char tags_doc[] =
+"Per process, the tag values its pointers carried and the system calls\n"
+"that brought them to the kernel, refreshed every interval.\v"
+"For each process: untags and faults by tag value (0-63; 0 is an untagged\n"
+"pointer), the number of distinct tags, the share of untagged pointers,\n"
+"how many faults carried a tag, and untags by system call, since tagtrace\n"
+"started.\n"
+"EXAMPLES:\n"
+"  tagtrace tags                   # every process, every second\n"
+"  tagtrace tags -c myprog -i 10   # processes named myprog, every 10 s\n"
+"  tagtrace tags -p 181 -n 1 --json  # one report as JSON";
+
 static const char hist_doc[] =
 "Log2 histograms of the time spent in switch_mm_irqs_off, one per\n"
 "mode transition (prev mode -> next mode, or the same mm).\v"
@@ -104,6 +125,7 @@ static const struct cmd cmds[] = {
 	{ "trace", TT_CMD_TRACE, trace_options, trace_doc },
 	{ "top", TT_CMD_TOP, top_options, top_doc },
 	{ "hist", TT_CMD_HIST, hist_options, hist_doc },
+	{ "tags", TT_CMD_TAGS, tags_options, tags_doc },
 };
 
 static const char usage[] =
@@ -115,6 +137,7 @@ static const char usage[] =
 "  trace   one line per event: enables, untags, mode switches, faults\n"
 "  top     per-process table of tagging activity\n"
 "  hist    context-switch (switch_mm) latency histograms by mode transition\n"
+"  tags    per-process tag values, and the system calls that carried them\n"
 "\n"
 "'tagtrace COMMAND --help' lists a command's options.\n"
 "Needs root, or CAP_BPF and CAP_PERFMON.\n";
@@ -268,6 +291,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_US:
 		env->usec = true;
 		break;
+	case OPT_TAG_VALUES:
+		env->tag_values = true;
+		break;
 	case OPT_HELP:
 		/* argp_state_help() is silent under ARGP_NO_ERRS. */
 		argp_help(st->root_argp, stdout, ARGP_HELP_STD_HELP, st->name);
@@ -305,7 +331,7 @@ enum tt_cli_result tt_cli_parse(int argc, char **argv, struct tt_env *env)
 	env->ringbuf_size = TT_DEFAULT_RINGBUF;
 
 	if (argc < 2) {
-		fputs("tagtrace: missing COMMAND (trace, top or hist); try 'tagtrace --help'\n",
+		fputs("tagtrace: missing COMMAND (trace, top, hist or tags); try 'tagtrace --help'\n",
 		      stderr);
 		return TT_CLI_ERROR;
 	}
@@ -321,7 +347,7 @@ enum tt_cli_result tt_cli_parse(int argc, char **argv, struct tt_env *env)
 		if (!strcmp(argv[1], cmds[i].name))
 			c = &cmds[i];
 	if (!c) {
-		fprintf(stderr, "tagtrace: unknown command '%s' (trace, top or hist); try 'tagtrace --help'\n",
+		fprintf(stderr, "tagtrace: unknown command '%s' (trace, top, hist or tags); try 'tagtrace --help'\n",
 			argv[1]);
 		return TT_CLI_ERROR;
 	}
@@ -348,5 +374,10 @@ enum tt_cli_result tt_cli_parse(int argc, char **argv, struct tt_env *env)
 	}
 	if (s.done)
 		return TT_CLI_DONE;
+	if (env->tag_values && !env->openmetrics) {
+		fprintf(stderr, "%s: --tag-values needs --openmetrics FILE (see '%s --help')\n",
+			name, name);
+		return TT_CLI_ERROR;
+	}
 	return TT_CLI_RUN;
 }

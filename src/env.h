@@ -12,6 +12,7 @@ enum tt_cmd {
 	TT_CMD_TRACE,
 	TT_CMD_TOP,
 	TT_CMD_HIST,
+	TT_CMD_TAGS,
 };
 
 /* Which flavour of program to attach when there is a choice. */
@@ -34,6 +35,7 @@ struct tt_env {
 	bool verbose;
 	bool usec;			/* hist: microseconds */
 	const char *openmetrics;	/* top: file to rewrite each interval */
+	bool tag_values;		/* top: tag values in the OpenMetrics file */
 	__u32 ringbuf_size;		/* bytes, power of two >= page size */
 	enum tt_attach attach;
 };

@@ -124,6 +124,9 @@ int main(int argc, char **argv)
 	case TT_CMD_TOP:
 		ret = tt_top_run(&s, &env, &stop);
 		break;
+	case TT_CMD_TAGS:
+		ret = tt_tags_run(&s, &env, &stop);
+		break;
 	default:
 		ret = tt_hist_run(&s, &env, &stop);
 		break;

@@ -14,6 +14,7 @@
 #include "histfmt.h"
 #include "json.h"
 #include "openmetrics.h"
+#include "tagfmt.h"
 
 static const struct {
 	const char *name;
@@ -74,6 +75,60 @@ static void proc_labels(FILE *out, const struct tt_row *r)
 	label(out, "pid", pid, true);
 	label(out, "start_ns", start, false);
 	label(out, "comm", r->comm, false);
+}
+
+/* The faults of tagtrace_tagged_faults whose pointer carried a tag. */
+static void faults_with_tag(FILE *out, const struct tt_snapshot *procs)
+{
+	size_t i;
+
+	fputs("# TYPE tagtrace_faults_with_tag counter\n"
+	      "# HELP tagtrace_faults_with_tag Page faults whose pointer carried a tag\n",
+	      out);
+	for (i = 0; i < procs->nr; i++) {
+		fputs("tagtrace_faults_with_tag_total", out);
+		proc_labels(out, &procs->rows[i]);
+		fprintf(out, "} %llu\n",
+			(unsigned long long)procs->rows[i].tagged_faults);
+	}
+}
+
+/*
+ * Per process, event (untag, fault) and tag value: only the values seen,
+ * so at most 2 x 64 series a process, and only when asked for.
+ */
+static void tag_values(FILE *out, const struct tt_tagreport *r)
+{
+	static const char *const events[] = { "untag", "fault" };
+	size_t i;
+	int e, t;
+
+	fputs("# TYPE tagtrace_tag_values counter\n"
+	      "# HELP tagtrace_tag_values Pointers by tag value: untags by the tag stripped, faults by the tag carried (0: none)\n",
+	      out);
+	for (i = 0; i < r->nr; i++) {
+		const struct tt_tagrow *row = &r->rows[i];
+		struct tt_row labels = { .pid = row->pid,
+					 .start_ns = row->start_ns };
+
+		memcpy(labels.comm, row->comm, sizeof(labels.comm));
+		for (e = 0; e < 2; e++) {
+			const __u64 *v = e ? row->tags.fault : row->tags.untag;
+
+			for (t = 0; t < TT_TAG_VALUES; t++) {
+				char tag[12];
+
+				if (!v[t])
+					continue;
+				snprintf(tag, sizeof(tag), "%d", t);
+				fputs("tagtrace_tag_values_total", out);
+				proc_labels(out, &labels);
+				label(out, "event", events[e], false);
+				label(out, "tag", tag, false);
+				fprintf(out, "} %llu\n", (unsigned long long)v[t]);
+			}
+		}
+	}
 }
 
 static void hist_labels(FILE *out, const struct tt_hist_key *k)
@@ -174,7 +229,11 @@ void tt_openmetrics(FILE *out, const struct tt_export *x)
 			fprintf(out, "} %llu\n",
 				(unsigned long long)procs->rows[i].count[k]);
 		}
+		if (k == TT_EV_FAULT)
+			faults_with_tag(out, procs);
 	}
+	if (x->tags)
+		tag_values(out, x->tags);
 	fputs("# TYPE tagtrace_process_tag_bits gauge\n"
 	      "# HELP tagtrace_process_tag_bits Tag bits the process has, by mode, as of its last event\n",
 	      out);

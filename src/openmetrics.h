@@ -7,6 +7,8 @@
 #include "session.h"
 #include "table.h"
 
+struct tt_tagreport;
+
 /* One export: what top read in an interval and where it came from. */
 struct tt_export {
 	const struct tt_snapshot *procs;
@@ -16,6 +18,8 @@ struct tt_export {
 	/* TT_SRC_NONE: no source on this kernel, the family is left out. */
 	enum tt_source src[TT_EV_MAX];
 	enum tt_source hist_src;
+	/* top --tag-values: each process's tag values; NULL: left out. */
+	const struct tt_tagreport *tags;
 };
 
 /* The exposition, "# EOF" included, to out. */

@@ -3,6 +3,7 @@
 #include "json.h"
 #include "names.h"
 #include "record.h"
+#include "sysnames.h"
 
 const struct tt_record *tt_record_decode(const void *data, size_t size)
 {
@@ -30,7 +31,7 @@ void tt_record_header(FILE *out)
 static void text_details(FILE *out, const struct tt_record *r,
 			 const struct tt_fmt *fmt)
 {
-	char sym[128];
+	char sym[128], sys[32];
 
 	switch (r->kind) {
 	case TT_EV_CTRL:
@@ -46,10 +47,11 @@ static void text_details(FILE *out, const struct tt_record *r,
 		if (!caller_name(fmt, r->untag.caller, sym, sizeof(sym)))
 			snprintf(sym, sizeof(sym), "0x%llx",
 				 (unsigned long long)r->untag.caller);
-		fprintf(out, "0x%llx -> 0x%llx %s %s",
+		fprintf(out, "0x%llx -> 0x%llx %s %s tag=%u sys=%s",
 			(unsigned long long)r->untag.tagged,
 			(unsigned long long)r->untag.untagged, sym,
-			tt_mode_name(r->untag.mode));
+			tt_mode_name(r->untag.mode), r->untag.tag,
+			tt_syscall_name(r->untag.syscall, sys, sizeof(sys)));
 		break;
 	case TT_EV_SWITCH:
 		fprintf(out, "%s -> %s pid %d -> %d%s%s",
@@ -65,6 +67,11 @@ static void text_details(FILE *out, const struct tt_record *r,
 			(unsigned long long)r->fault.error_code,
 			(unsigned long long)r->fault.ip,
 			tt_mode_name(r->fault.mode));
+		if (r->fault.tag)
+			fprintf(out, " tagged tag=%u ptr=0x%llx", r->fault.tag,
+				(unsigned long long)r->fault.tagged);
+		else
+			fputs(" untagged", out);
 		break;
 	case TT_EV_GP:
 		fprintf(out, "0x%llx ip=0x%llx %s",
@@ -90,7 +97,7 @@ void tt_record_text(FILE *out, const struct tt_record *r,
 static void json_fields(struct json *j, const struct tt_record *r,
 			const struct tt_fmt *fmt)
 {
-	char sym[128];
+	char sym[128], sys[32];
 
 	switch (r->kind) {
 	case TT_EV_CTRL:
@@ -110,6 +117,10 @@ static void json_fields(struct json *j, const struct tt_record *r,
 		if (caller_name(fmt, r->untag.caller, sym, sizeof(sym)))
 			json_kstr(j, "caller_sym", sym);
 		json_kstr(j, "mode", tt_mode_name(r->untag.mode));
+		json_kuint(j, "tag", r->untag.tag);
+		json_kint(j, "syscall_nr", r->untag.syscall);
+		json_kstr(j, "syscall", tt_syscall_name(r->untag.syscall, sys,
+							sizeof(sys)));
 		break;
 	case TT_EV_SWITCH:
 		json_kuint(j, "prev_mm", r->sw.prev_mm);
@@ -127,6 +138,10 @@ static void json_fields(struct json *j, const struct tt_record *r,
 		json_khex(j, "error_code", r->fault.error_code);
 		json_khex(j, "ip", r->fault.ip);
 		json_kstr(j, "mode", tt_mode_name(r->fault.mode));
+		json_kbool(j, "tagged", r->fault.tag != 0);
+		json_kuint(j, "tag", r->fault.tag);
+		if (r->fault.tag)
+			json_khex(j, "tagged_ptr", r->fault.tagged);
 		break;
 	case TT_EV_GP:
 		json_khex(j, "ip", r->gp.ip);

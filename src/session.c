@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "names.h"
 #include "session.h"
+#include "tagfmt.h"
 #include "tagtrace.skel.h"
 
 /* hist, and top's OpenMetrics histogram summaries, time switch_mm. */
@@ -152,6 +153,13 @@ static void enable_sources(struct tt_session *s, bool raw_tp)
 	}
 }
 
+/* tags, and top exporting tag values, keep the tags and syscalls maps. */
+static bool wants_tags(const struct tt_env *env)
+{
+	return env->cmd == TT_CMD_TAGS ||
+	       (env->cmd == TT_CMD_TOP && env->tag_values);
+}
+
 static __u32 wanted_events(const struct tt_env *env)
 {
 	switch (env->cmd) {
@@ -159,6 +167,8 @@ static __u32 wanted_events(const struct tt_env *env)
 		return env->events;
 	case TT_CMD_TOP:
 		return TT_ALL_EVENTS;
+	case TT_CMD_TAGS:
+		return 1U << TT_EV_CTRL | 1U << TT_EV_UNTAG | 1U << TT_EV_FAULT;
 	default:
 		return 0;
 	}
@@ -216,8 +226,8 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
-	/* Only top reads the counters; the process events keep them right. */
-	s->counts = env->cmd == TT_CMD_TOP;
+	/* Only top and tags read the counters; the process events keep them right. */
+	s->counts = env->cmd == TT_CMD_TOP || env->cmd == TT_CMD_TAGS;
 	s->tlbstate = times_switches(s) && tt_probe_ksym("cpu_tlbstate");
 	/* top --openmetrics exports its counters without the histograms. */
 	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
@@ -243,6 +253,11 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 		s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
 		s->src[TT_EV_SWITCH] == TT_SRC_KPROBE;
 	s->skel->rodata->targ_count = s->counts;
+	s->skel->rodata->targ_tags = wants_tags(env);
+	if (!wants_tags(env)) {
+		bpf_map__set_max_entries(s->skel->maps.tags, 1);
+		bpf_map__set_max_entries(s->skel->maps.syscalls, 1);
+	}
 	/* Only trace streams records; the others keep the smallest buffer. */
 	bpf_map__set_max_entries(s->skel->maps.events,
 				 env->cmd == TT_CMD_TRACE ?
@@ -320,6 +335,44 @@ int tt_session_read_hists(const struct tt_session *s,
 		out[nr++].key = key;
 	}
 	return nr;
+}
+
+/*
+ * Every process of the counter map with its tag values, then its untags
+ * by system call. A process the tags map has no entry for has none yet.
+ */
+int tt_session_read_tags(const struct tt_session *s, struct tt_tagreport *r)
+{
+	int procs = bpf_map__fd(s->skel->maps.procs);
+	int tags = bpf_map__fd(s->skel->maps.tags);
+	int sys = bpf_map__fd(s->skel->maps.syscalls);
+	struct tt_proc_key key, next, *pkey = NULL;
+	struct tt_sys_key skey, snext, *pskey = NULL;
+	static struct tt_tags t;
+	struct tt_proc p;
+	__u64 n;
+
+	tt_tagreport_clear(r);
+	while (!bpf_map_get_next_key(procs, pkey, &next)) {
+		key = next;
+		pkey = &key;
+		if (bpf_map_lookup_elem(procs, &key, &p))
+			continue;	/* pruned meanwhile */
+		if (tt_tagreport_add(r, &key, &p,
+				     bpf_map_lookup_elem(tags, &key, &t) ?
+				     NULL : &t))
+			return -ENOMEM;
+	}
+	while (!bpf_map_get_next_key(sys, pskey, &snext)) {
+		skey = snext;
+		pskey = &skey;
+		if (bpf_map_lookup_elem(sys, &skey, &n))
+			continue;
+		if (tt_tagreport_add_sys(r, &skey, n))
+			return -ENOMEM;
+	}
+	tt_tagreport_sort(r);
+	return 0;
 }
 
 int tt_session_events_fd(const struct tt_session *s)

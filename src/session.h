@@ -7,6 +7,7 @@
 #include "probe.h"
 
 struct tagtrace_bpf;
+struct tt_tagreport;
 
 /* One switch_mm histogram, as read from the hists map. */
 struct tt_hist_entry {
@@ -37,6 +38,8 @@ int tt_session_procs_fd(const struct tt_session *s);
 /* Every histogram, at most TT_MAX_HISTS, into out; returns how many. */
 int tt_session_read_hists(const struct tt_session *s,
 			  struct tt_hist_entry *out);
+/* Every process's counters, tag values and untags by system call, sorted. */
+int tt_session_read_tags(const struct tt_session *s, struct tt_tagreport *r);
 int tt_session_events_fd(const struct tt_session *s);
 int tt_session_syms_fd(const struct tt_session *s);
 /* Detaches every program: no event is produced after it returns. */

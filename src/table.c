@@ -31,6 +31,7 @@ int tt_snapshot_add(struct tt_snapshot *s, const struct tt_proc_key *key,
 	r->tag_bits = p->tag_bits;
 	memcpy(r->count, p->count, sizeof(r->count));
 	memcpy(r->delta, p->count, sizeof(r->delta));
+	r->tagged_faults = p->tagged_faults;
 	return 0;
 }
 
@@ -123,19 +124,29 @@ static void count_cell(FILE *out, const enum tt_source *src, int k,
 void tt_table_text(FILE *out, const struct tt_snapshot *s,
 		   const enum tt_source *src, size_t max_rows)
 {
-	static const int width[TT_EV_MAX] = { 7, 9, 7, 7, 5 };
+	static const int width[TT_EV_MAX] = { 5, 8, 7, 7, 5 };
 	size_t i;
 	int k;
 
-	fprintf(out, "%-7s %-15s %-7s %4s %7s %9s %7s %7s %5s\n", "PID", "COMM",
-		"MODE", "BITS", "CTRL", "UNTAG", "SWITCH", "FAULT", "GP");
+	fprintf(out, "%-7s %-15s %-7s %4s %5s %8s %7s %7s %6s %5s\n", "PID",
+		"COMM", "MODE", "BITS", "CTRL", "UNTAG", "SWITCH", "FAULT",
+		"TAGFLT", "GP");
 	for (i = 0; i < s->nr && i < max_rows; i++) {
 		const struct tt_row *r = &s->rows[i];
 
 		fprintf(out, "%-7u %-15s %-7s %4d", r->pid, r->comm,
 			tt_mode_name(r->mode), r->tag_bits);
-		for (k = 0; k < TT_EV_MAX; k++)
+		for (k = 0; k < TT_EV_MAX; k++) {
 			count_cell(out, src, k, r, width[k]);
+			/* The faults that carried a tag, after all faults. */
+			if (k != TT_EV_FAULT)
+				continue;
+			if (src[k] == TT_SRC_NONE)
+				fprintf(out, " %6s", "-");
+			else
+				fprintf(out, " %6llu",
+					(unsigned long long)r->tagged_faults);
+		}
 		fprintf(out, "%s\n", r->gone ? " (exited)" : "");
 	}
 	if (s->nr > max_rows)
@@ -196,6 +207,8 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s,
 		json_kint(&p, "tag_bits", r->tag_bits);
 		json_counts(&p, "total", r->count, src);
 		json_counts(&p, "interval", r->delta, src);
+		if (src[TT_EV_FAULT] != TT_SRC_NONE)
+			json_kuint(&p, "tagged_faults", r->tagged_faults);
 		json_kbool(&p, "exited", r->gone);
 		json_end(&p);
 	}

@@ -16,6 +16,7 @@ struct tt_row {
 	int tag_bits;
 	__u64 count[TT_EV_MAX];	/* since tagtrace started */
 	__u64 delta[TT_EV_MAX];	/* since the previous snapshot */
+	__u64 tagged_faults;	/* of count[TT_EV_FAULT], those with a tag */
 	unsigned int idle;	/* snapshots in a row without activity */
 	bool gone;		/* the process has exited */
 };

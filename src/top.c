@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "openmetrics.h"
 #include "table.h"
+#include "tagfmt.h"
 
 #define PRUNE_AFTER	5
 #define MAX_TEXT_ROWS	20
@@ -125,6 +126,7 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 		   const struct tt_snapshot *cur, __u64 uncounted)
 {
 	static struct tt_hist_entry hists[TT_MAX_HISTS];
+	static struct tt_tagreport tags;
 	static int last_err;
 	struct tt_export x = {
 		.procs = cur,
@@ -135,6 +137,10 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 	int err;
 
 	memcpy(x.src, s->src, sizeof(x.src));
+	if (env->tag_values && !tt_session_read_tags(s, &tags)) {
+		x.tags = &tags;
+		x.uncounted += tt_session_stat(s, TT_STAT_TAGS_FULL);
+	}
 	if (s->hist_src != TT_SRC_NONE) {
 		x.nr_hists = tt_session_read_hists(s, hists);
 		x.uncounted += tt_session_stat(s, TT_STAT_HIST_FULL);

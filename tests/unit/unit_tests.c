@@ -32,6 +32,8 @@
 #include "record.h"
 #include "stop.h"
 #include "table.h"
+#include "tagfmt.h"
+#include "sysnames.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -416,11 +418,24 @@ static void test_cli_top_hist(void)
 		ok(!env.openmetrics && !env.verbose,
 		   "hist: other options keep their defaults");
 	}
+	if (ACCEPT(&env, "tags", "-p", "12", "-c", "hwasan_prog", "-i", "2",
+		   "-n", "1", "--json")) {
+		is_int(env.cmd, TT_CMD_TAGS, "tags: cmd");
+		is_int(env.pid, 12, "tags -p 12");
+		is_str(env.comm, "hwasan_prog", "tags -c hwasan_prog");
+		ok(env.interval == 2 && env.count == 1, "tags -i 2 -n 1");
+		ok(env.json, "tags --json");
+		ok(!env.openmetrics && !env.tag_values && !env.usec,
+		   "tags: other options keep their defaults");
+	}
+	if (ACCEPT(&env, "top", "--openmetrics", "f.prom", "--tag-values"))
+		ok(env.tag_values && !strcmp(env.openmetrics, "f.prom"),
+		   "top --openmetrics FILE --tag-values");
 }
 
 static void test_cli_errors(void)
 {
-	static const char *const cmds[] = { "trace", "top", "hist" };
+	static const char *const cmds[] = { "trace", "top", "hist", "tags" };
 	static const char *const bad_secs[] = {
 		"0", "-1", "nan", "inf", "-inf", "1e7", "1000001", "1s", "",
 		"abc",
@@ -491,6 +506,12 @@ static void test_cli_errors(void)
 	REJECT("trace's option to hist", "hist", "-e", "ctrl");
 	REJECT("trace's option to hist", "hist", "-d", "1");
 	REJECT("trace's option to hist", "hist", "--ringbuf-size", "4K");
+	REJECT("--tag-values without --openmetrics", "top", "--tag-values");
+	REJECT("top's option to tags", "tags", "--openmetrics", "f");
+	REJECT("top's option to tags", "tags", "--tag-values");
+	REJECT("trace's option to tags", "tags", "-e", "untag");
+	REJECT("hist's option to tags", "tags", "--us");
+	REJECT("tags' option to trace", "trace", "-i", "1");
 }
 
 static void test_cli_help(void)
@@ -961,6 +982,8 @@ static struct tt_record rec_untag(void)
 	r.untag.untagged = 0x401000;
 	r.untag.caller = 0xffffffff81000180ULL;
 	r.untag.mode = TT_MODE_LAM_U57;
+	r.untag.syscall = 1;
+	r.untag.tag = 31;
 	return r;
 }
 
@@ -988,6 +1011,8 @@ static struct tt_record rec_fault(void)
 	r.fault.error_code = 0x6;
 	r.fault.ip = 0x401234;
 	r.fault.mode = TT_MODE_UAI;
+	r.fault.tag = 31;
+	r.fault.tagged = 0x3e00000000401000ULL;
 	return r;
 }
 
@@ -1093,7 +1118,8 @@ static void test_record_json(struct ksyms *ks)
 		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
 		   "\"comm\":\"app\",\"event\":\"untag\","
 		   "\"tagged\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
-		   "\"caller\":\"0xffffffff81000180\",\"mode\":\"lam_u57\"}\n",
+		   "\"caller\":\"0xffffffff81000180\",\"mode\":\"lam_u57\","
+		   "\"tag\":31,\"syscall_nr\":1,\"syscall\":\"write\"}\n",
 		   "untag without ksyms: no caller_sym");
 	if (ks)
 		check_json(&r, &sym,
@@ -1102,8 +1128,25 @@ static void test_record_json(struct ksyms *ks)
 			   "\"tagged\":\"0x3e00000000401000\","
 			   "\"untagged\":\"0x401000\","
 			   "\"caller\":\"0xffffffff81000180\","
-			   "\"caller_sym\":\"first+0x80\",\"mode\":\"lam_u57\"}\n",
+			   "\"caller_sym\":\"first+0x80\",\"mode\":\"lam_u57\","
+			   "\"tag\":31,\"syscall_nr\":1,\"syscall\":\"write\"}\n",
 			   "untag with ksyms: caller_sym");
+	r.untag.syscall = TT_NO_SYSCALL;
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"untag\","
+		   "\"tagged\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
+		   "\"caller\":\"0xffffffff81000180\",\"mode\":\"lam_u57\","
+		   "\"tag\":31,\"syscall_nr\":-1,\"syscall\":\"none\"}\n",
+		   "untag outside a system call: syscall none");
+	r.untag.syscall = 9999;
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"untag\","
+		   "\"tagged\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
+		   "\"caller\":\"0xffffffff81000180\",\"mode\":\"lam_u57\","
+		   "\"tag\":31,\"syscall_nr\":9999,\"syscall\":\"syscall_9999\"}\n",
+		   "untag in a system call the header does not name");
 
 	r = rec_switch();
 	check_json(&r, &plain,
@@ -1133,8 +1176,18 @@ static void test_record_json(struct ksyms *ks)
 		   "\"comm\":\"app\",\"event\":\"fault\","
 		   "\"address\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
 		   "\"error_code\":\"0x6\",\"ip\":\"0x401234\","
-		   "\"mode\":\"uai\"}\n",
-		   "fault");
+		   "\"mode\":\"uai\",\"tagged\":true,\"tag\":31,"
+		   "\"tagged_ptr\":\"0x3e00000000401000\"}\n",
+		   "fault with a tag");
+	r.fault.tag = 0;
+	r.fault.tagged = 0;
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"fault\","
+		   "\"address\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
+		   "\"error_code\":\"0x6\",\"ip\":\"0x401234\","
+		   "\"mode\":\"uai\",\"tagged\":false,\"tag\":0}\n",
+		   "fault without a tag: no tagged_ptr");
 
 	r = rec_gp();
 	check_json(&r, &plain,
@@ -1210,16 +1263,19 @@ static void test_record_text(struct ksyms *ks)
 	r = rec_untag();
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             untag  "
-		   "0x3e00000000401000 -> 0x401000 0xffffffff81000180 lam_u57\n",
+		   "0x3e00000000401000 -> 0x401000 0xffffffff81000180 lam_u57"
+		   " tag=31 sys=write\n",
 		   "untag without ksyms: bare caller address");
 	if (ks)
 		check_text(&r, &sym,
 			   "1.500000    2   100     101     app             untag  "
-			   "0x3e00000000401000 -> 0x401000 first+0x80 lam_u57\n",
+			   "0x3e00000000401000 -> 0x401000 first+0x80 lam_u57"
+			   " tag=31 sys=write\n",
 			   "untag with ksyms: symbolized caller");
 	check_text(&r, &late,
 		   "0.000000    2   100     101     app             untag  "
-		   "0x3e00000000401000 -> 0x401000 0xffffffff81000180 lam_u57\n",
+		   "0x3e00000000401000 -> 0x401000 0xffffffff81000180 lam_u57"
+		   " tag=31 sys=write\n",
 		   "record older than start: time 0");
 
 	r = rec_switch();
@@ -1238,8 +1294,15 @@ static void test_record_text(struct ksyms *ks)
 	r = rec_fault();
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             fault  "
-		   "0x3e00000000401000 -> 0x401000 err=0x6 ip=0x401234 uai\n",
-		   "fault");
+		   "0x3e00000000401000 -> 0x401000 err=0x6 ip=0x401234 uai"
+		   " tagged tag=31 ptr=0x3e00000000401000\n",
+		   "fault with a tag");
+	r.fault.tag = 0;
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             fault  "
+		   "0x3e00000000401000 -> 0x401000 err=0x6 ip=0x401234 uai"
+		   " untagged\n",
+		   "fault without a tag");
 	r = rec_gp();
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             gp     "
@@ -1509,6 +1572,7 @@ static void test_table_json(void)
 	memset(s.rows[0].delta, 0, sizeof(s.rows[0].delta));
 	s.rows[0].delta[TT_EV_UNTAG] = 1;
 	s.rows[0].delta[TT_EV_GP] = 2;
+	s.rows[0].tagged_faults = 3;
 	memset(s.rows[1].delta, 0, sizeof(s.rows[1].delta));
 	s.rows[1].gone = true;
 
@@ -1522,14 +1586,14 @@ static void test_table_json(void)
 	       "\"gp\":5},"
 	       "\"interval\":{\"ctrl\":0,\"untag\":1,\"switch\":0,\"fault\":0,"
 	       "\"gp\":2},"
-	       "\"exited\":false},"
+	       "\"tagged_faults\":3,\"exited\":false},"
 	       "{\"pid\":7,\"start_ns\":0,\"comm\":\"o\\\"ld\",\"mode\":\"none\","
 	       "\"tag_bits\":0,"
 	       "\"total\":{\"ctrl\":0,\"untag\":0,\"switch\":9,\"fault\":0,"
 	       "\"gp\":0},"
 	       "\"interval\":{\"ctrl\":0,\"untag\":0,\"switch\":0,\"fault\":0,"
 	       "\"gp\":0},"
-	       "\"exited\":true}"
+	       "\"tagged_faults\":0,\"exited\":true}"
 	       "]}\n",
 	       "tt_table_json: two rows, exact");
 	mem_free(&m);
@@ -1547,7 +1611,7 @@ static void test_table_json(void)
 	       "\"tag_bits\":6,"
 	       "\"total\":{\"ctrl\":1,\"switch\":3,\"fault\":4},"
 	       "\"interval\":{\"ctrl\":1,\"switch\":3,\"fault\":4},"
-	       "\"exited\":false}]}\n",
+	       "\"tagged_faults\":0,\"exited\":false}]}\n",
 	       "tt_table_json: events without a source are left out, not 0; sources named");
 	mem_free(&m);
 
@@ -1564,23 +1628,25 @@ static void test_table_json(void)
 static void test_table_text(void)
 {
 	static const char header[] =
-		"PID     COMM            MODE    BITS    CTRL     UNTAG  SWITCH"
-		"   FAULT    GP\n";
+		"PID     COMM            MODE    BITS  CTRL    UNTAG  SWITCH"
+		"   FAULT TAGFLT    GP\n";
 	static const char row42[] =
-		"42      redis           lam_u57    6       1         2       3"
-		"       4     5\n";
+		"42      redis           lam_u57    6     1        2       3"
+		"       4      2     5\n";
 	static const char row7[] =
-		"7       old             none       0       0         0       9"
-		"       0     0 (exited)\n";
+		"7       old             none       0     0        0       9"
+		"       0      0     0 (exited)\n";
 	struct tt_snapshot s = { 0 };
 	struct mem m;
 	const char *t;
 
 	add(&s, 42, proc("redis", TT_MODE_LAM_U57, 6, 1, 2, 3, 4, 5));
 	add(&s, 7, proc("old", TT_MODE_NONE, 0, 0, 0, 9, 0, 0));
+	s.rows[0].tagged_faults = 2;
 	s.rows[1].gone = true;
 
 	tt_table_text(mem_open(&m), &s, src_all, 20);
+	ok(strlen(header) <= 81, "tt_table_text: the header fits 80 columns");
 	t = mem_text(&m);
 	ok(!strncmp(t, header, strlen(header)), "tt_table_text: header");
 	ok(strstr(t, row42) != NULL, "tt_table_text: a live row, exact");
@@ -1597,14 +1663,14 @@ static void test_table_text(void)
 	tt_table_text(mem_open(&m), &s, src_all, 1);
 	t = mem_text(&m);
 	is_str(t + strlen(header), "42      redis           lam_u57    6"
-	       "       1         2       3       4     5\n(1 more)\n",
+	       "     1        2       3       4      2     5\n(1 more)\n",
 	       "tt_table_text: max_rows cuts the table, says how many more");
 	mem_free(&m);
 
 	tt_table_text(mem_open(&m), &s, src_upstream, 1);
 	t = mem_text(&m);
 	is_str(t + strlen(header), "42      redis           lam_u57    6"
-	       "       1         -       3       4     -\n(1 more)\n",
+	       "     1        -       3       4      2     -\n(1 more)\n",
 	       "tt_table_text: an event without a source shows -, not 0");
 	mem_free(&m);
 	tt_snapshot_free(&s);
@@ -2216,6 +2282,9 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 #define OM_FAULT_META \
 	"# TYPE tagtrace_tagged_faults counter\n" \
 	"# HELP tagtrace_tagged_faults Page faults at tagged addresses or in tagged processes\n"
+#define OM_FWT_META \
+	"# TYPE tagtrace_faults_with_tag counter\n" \
+	"# HELP tagtrace_faults_with_tag Page faults whose pointer carried a tag\n"
 #define OM_GP_META \
 	"# TYPE tagtrace_tagged_gps counter\n" \
 	"# HELP tagtrace_tagged_gps General protection faults from tagged pointers\n"
@@ -2257,6 +2326,9 @@ static const char om_want[] =
 	OM_FAULT_META
 	"tagtrace_tagged_faults_total" OM_LABELS_4242 " 4\n"
 	"tagtrace_tagged_faults_total" OM_LABELS_7 " 0\n"
+	OM_FWT_META
+	"tagtrace_faults_with_tag_total" OM_LABELS_4242 " 0\n"
+	"tagtrace_faults_with_tag_total" OM_LABELS_7 " 0\n"
 	OM_GP_META
 	"tagtrace_tagged_gps_total" OM_LABELS_4242 " 5\n"
 	"tagtrace_tagged_gps_total" OM_LABELS_7 " 0\n"
@@ -2452,7 +2524,7 @@ static void test_openmetrics_text(void)
 	is_str(t,
 	       OM_SOURCES_ALL
 	       OM_CTRL_META OM_UNTAG_META OM_SWITCH_META OM_FAULT_META
-	       OM_GP_META OM_BITS_META OM_UNCOUNTED_META
+	       OM_FWT_META OM_GP_META OM_BITS_META OM_UNCOUNTED_META
 	       "tagtrace_uncounted_events_total 0\n"
 	       OM_HIST_META "# EOF\n",
 	       "tt_openmetrics: empty snapshot, every family's metadata only");
@@ -2663,6 +2735,8 @@ static void test_openmetrics_unknown(void)
 	       "tagtrace_mode_switches_total" OM_LABELS_7 " 20\n"
 	       OM_FAULT_META
 	       "tagtrace_tagged_faults_total" OM_LABELS_7 " 0\n"
+	       OM_FWT_META
+	       "tagtrace_faults_with_tag_total" OM_LABELS_7 " 0\n"
 	       OM_BITS_META
 	       "tagtrace_process_tag_bits{pid=\"7\",start_ns=\"0\",comm=\"redis-server\","
 	       "mode=\"none\"} 0\n"
@@ -2680,6 +2754,151 @@ static void test_openmetrics(void)
 	test_openmetrics_torn();
 	test_openmetrics_unknown();
 	test_openmetrics_file();
+}
+
+/* ---- tags: tag values, system calls, their report ------------------- */
+
+static void test_sysnames(void)
+{
+	char buf[32];
+
+	is_str(tt_syscall_name(0, buf, sizeof(buf)), "read",
+	       "syscall 0 is read (from asm/unistd_64.h)");
+	is_str(tt_syscall_name(1, buf, sizeof(buf)), "write", "syscall 1 is write");
+	is_str(tt_syscall_name(63, buf, sizeof(buf)), "uname",
+	       "syscall 63 is uname");
+	is_str(tt_syscall_name(TT_NO_SYSCALL, buf, sizeof(buf)), "none",
+	       "no system call: none");
+	is_str(tt_syscall_name(-5, buf, sizeof(buf)), "syscall_-5",
+	       "a negative number other than -1 is named by its number");
+	is_str(tt_syscall_name(100000, buf, sizeof(buf)), "syscall_100000",
+	       "a number past the table is named by its number");
+}
+
+/* A process with untags of tags 1 and 63, faults untagged and of tag 1. */
+static void tag_fixture(struct tt_tagreport *r)
+{
+	struct tt_proc_key k1 = { .tgid = 10, .start_ns = 5 };
+	struct tt_proc_key k2 = { .tgid = 11, .start_ns = 6 };
+	struct tt_sys_key s1 = { .proc = k1, .nr = 1 };
+	struct tt_sys_key s2 = { .proc = k1, .nr = 63 };
+	struct tt_sys_key s3 = { .proc = k1, .nr = TT_NO_SYSCALL };
+	struct tt_sys_key s4 = { .proc = { .tgid = 99 }, .nr = 1 };
+	struct tt_proc p = proc("hw", TT_MODE_LAM_U57, 6, 1, 5, 0, 4, 0);
+	struct tt_proc q = proc("idle", TT_MODE_UAI, 6, 1, 0, 0, 0, 0);
+	struct tt_tags t = { 0 };
+
+	p.tagged_faults = 1;
+	t.untag[1] = 3;
+	t.untag[63] = 2;
+	t.fault[0] = 3;
+	t.fault[1] = 1;
+	tt_tagreport_add(r, &k2, &q, NULL);
+	tt_tagreport_add(r, &k1, &p, &t);
+	tt_tagreport_add_sys(r, &s2, 1);
+	tt_tagreport_add_sys(r, &s1, 3);
+	tt_tagreport_add_sys(r, &s3, 1);
+	tt_tagreport_add_sys(r, &s4, 7);	/* no such process: ignored */
+	tt_tagreport_sort(r);
+}
+
+static void test_tagfmt(void)
+{
+	struct tt_tagreport r = { 0 };
+	struct mem m;
+	const char *t;
+
+	tag_fixture(&r);
+	is_int(r.nr, 2, "tagreport: two processes");
+	is_int(r.rows[0].pid, 10, "tagreport: busiest first");
+	is_int(r.rows[0].nr_sys, 3, "tagreport: a system call of an unknown process ignored");
+	ok(r.rows[0].sys[0].nr == 1 && r.rows[0].sys[1].nr == TT_NO_SYSCALL &&
+	   r.rows[0].sys[2].nr == 63,
+	   "tagreport: system calls busiest first, then by number");
+	is_int(tt_tags_distinct(&r.rows[0].tags), 2,
+	       "distinct tags: 1 and 63, tag 0 is not one");
+	is_uint(tt_tags_total(r.rows[0].tags.untag), 5, "untag total");
+	ok(tt_tags_untagged_share(&r.rows[0].tags) == 3.0 / 9,
+	   "untagged share: 3 untagged faults of 9 pointers");
+	ok(tt_tags_untagged_share(&r.rows[1].tags) == 0,
+	   "untagged share of nothing: 0");
+
+	tt_tags_json(mem_open(&m), &r, 7, 1, 2);
+	t = mem_text(&m);
+	is_str(t,
+	       "{\"ts_ns\":7,\"interval_s\":1.000,\"uncounted\":2,\"processes\":["
+	       "{\"pid\":10,\"start_ns\":5,\"comm\":\"hw\",\"mode\":\"lam_u57\","
+	       "\"tag_bits\":6,\"exited\":false,\"untags\":5,\"faults\":4,"
+	       "\"tagged_faults\":1,\"distinct_tags\":2,\"untagged_share\":0.333,"
+	       "\"untag_tags\":[0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	       "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	       "0,0,0,0,0,0,2],"
+	       "\"fault_tags\":[3,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	       "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	       "0,0,0,0,0,0,0],"
+	       "\"syscalls\":[{\"nr\":1,\"name\":\"write\",\"untags\":3},"
+	       "{\"nr\":-1,\"name\":\"none\",\"untags\":1},"
+	       "{\"nr\":63,\"name\":\"uname\",\"untags\":1}]},"
+	       "{\"pid\":11,\"start_ns\":6,\"comm\":\"idle\",\"mode\":\"uai\","
+	       "\"tag_bits\":6,\"exited\":false,\"untags\":0,\"faults\":0,"
+	       "\"tagged_faults\":0,\"distinct_tags\":0,\"untagged_share\":0.000,"
+	       "\"untag_tags\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	       "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	       "0,0,0,0,0,0,0],"
+	       "\"fault_tags\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	       "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	       "0,0,0,0,0,0,0],\"syscalls\":[]}]}\n",
+	       "tt_tags_json: exact");
+	mem_free(&m);
+
+	tt_tags_text(mem_open(&m), &r, 20);
+	t = mem_text(&m);
+	is_str(t,
+	       "PID 10 hw  lam_u57 6 bits\n"
+	       "  5 untags, 4 faults (1 with a tag); 2 distinct tags; untagged 3 of 9 (33.3%)\n"
+	       "  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n"
+	       "    0      0     3     1      3     1    63      2     0\n"
+	       "  untags by system call: write 3, none 1, uname 1\n"
+	       "PID 11 idle  uai 6 bits\n"
+	       "  0 untags, 0 faults (0 with a tag); 0 distinct tags; untagged 0 of 0 (0.0%)\n",
+	       "tt_tags_text: exact");
+	mem_free(&m);
+
+	tt_tags_text(mem_open(&m), &r, 1);
+	t = mem_text(&m);
+	ok(strstr(t, "(1 more)\n") && !strstr(t, "idle"),
+	   "tt_tags_text: max_rows cuts the report, says how many more");
+	mem_free(&m);
+	tt_tagreport_free(&r);
+}
+
+static void test_openmetrics_tag_values(void)
+{
+	struct tt_tagreport r = { 0 };
+	struct tt_snapshot s = { 0 };
+	struct tt_export x;
+	char *t;
+
+	tag_fixture(&r);
+	x = om_export(&s, NULL, 0, 0);
+	x.hist_src = TT_SRC_NONE;
+	t = om_text_x(&x);
+	ok(!strstr(t, "tagtrace_tag_values"),
+	   "tt_openmetrics: no tag values unless asked");
+	free(t);
+	x.tags = &r;
+	t = om_text_x(&x);
+	ok(strstr(t, "# TYPE tagtrace_tag_values counter\n") &&
+	   strstr(t, "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",comm=\"hw\",event=\"untag\",tag=\"1\"} 3\n"
+		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",comm=\"hw\",event=\"untag\",tag=\"63\"} 2\n"
+		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",comm=\"hw\",event=\"fault\",tag=\"0\"} 3\n"
+		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",comm=\"hw\",event=\"fault\",tag=\"1\"} 1\n# TYPE"),
+	   "tt_openmetrics: tag values asked for, only those seen");
+	if (!ok(!strstr(t, "pid=\"11\""),
+		"tt_openmetrics: a process without tags has no tag series"))
+		tap_quote("got:", t);
+	free(t);
+	tt_tagreport_free(&r);
 }
 
 int main(void)
@@ -2703,5 +2922,8 @@ int main(void)
 	test_stop();
 	test_caps();
 	test_openmetrics();
+	test_sysnames();
+	test_tagfmt();
+	test_openmetrics_tag_values();
 	return tap_done();
 }

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tags' report: per process, the tag values its pointers carried (untags
+ * and faults) and its untags by system call, as text or NDJSON. Untag
+ * events exist only for tagged pointers, so tag 0 (untagged) is counted
+ * among faults alone.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "json.h"
+#include "names.h"
+#include "sysnames.h"
+#include "tagfmt.h"
+
+#define TEXT_WIDTH 80
+
+static void *grow(void *p, size_t *cap, size_t size)
+{
+	size_t n = *cap ? *cap * 2 : 16;
+	void *q = realloc(p, n * size);
+
+	if (q)
+		*cap = n;
+	return q;
+}
+
+int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
+		     const struct tt_proc *p, const struct tt_tags *t)
+{
+	struct tt_tagrow *row;
+
+	if (r->nr == r->cap) {
+		struct tt_tagrow *n = grow(r->rows, &r->cap, sizeof(*n));
+
+		if (!n)
+			return -1;
+		r->rows = n;
+	}
+	row = &r->rows[r->nr++];
+	memset(row, 0, sizeof(*row));
+	row->pid = key->tgid;
+	row->start_ns = key->start_ns;
+	memcpy(row->comm, p->comm, TT_COMM_LEN);
+	row->comm[TT_COMM_LEN - 1] = 0;
+	row->mode = p->mode;
+	row->tag_bits = p->tag_bits;
+	row->gone = p->exited;
+	row->untags = p->count[TT_EV_UNTAG];
+	row->faults = p->count[TT_EV_FAULT];
+	row->tagged_faults = p->tagged_faults;
+	if (t)
+		row->tags = *t;
+	return 0;
+}
+
+int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
+			 __u64 count)
+{
+	struct tt_tagrow *row = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nr && !row; i++)
+		if (r->rows[i].pid == key->proc.tgid &&
+		    r->rows[i].start_ns == key->proc.start_ns)
+			row = &r->rows[i];
+	if (!row)
+		return 0;
+	if (row->nr_sys == row->cap_sys) {
+		struct tt_sys_count *n = grow(row->sys, &row->cap_sys,
+					      sizeof(*n));
+
+		if (!n)
+			return -1;
+		row->sys = n;
+	}
+	row->sys[row->nr_sys].nr = key->nr;
+	row->sys[row->nr_sys++].count = count;
+	return 0;
+}
+
+__u64 tt_tags_total(const __u64 *v)
+{
+	__u64 sum = 0;
+	int i;
+
+	for (i = 0; i < TT_TAG_VALUES; i++)
+		sum += v[i];
+	return sum;
+}
+
+int tt_tags_distinct(const struct tt_tags *t)
+{
+	int i, n = 0;
+
+	for (i = 1; i < TT_TAG_VALUES; i++)
+		n += t->untag[i] || t->fault[i];
+	return n;
+}
+
+double tt_tags_untagged_share(const struct tt_tags *t)
+{
+	__u64 all = tt_tags_total(t->untag) + tt_tags_total(t->fault);
+
+	return all ? (double)t->fault[0] / all : 0;
+}
+
+static int by_activity(const void *a, const void *b)
+{
+	const struct tt_tagrow *x = a, *y = b;
+	__u64 nx = x->untags + x->faults, ny = y->untags + y->faults;
+
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct tt_sys_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->nr - y->nr;
+}
+
+void tt_tagreport_sort(struct tt_tagreport *r)
+{
+	size_t i;
+
+	qsort(r->rows, r->nr, sizeof(*r->rows), by_activity);
+	for (i = 0; i < r->nr; i++)
+		if (r->rows[i].nr_sys)
+			qsort(r->rows[i].sys, r->rows[i].nr_sys,
+			      sizeof(*r->rows[i].sys), by_count);
+}
+
+void tt_tagreport_clear(struct tt_tagreport *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++)
+		free(r->rows[i].sys);
+	r->nr = 0;
+}
+
+void tt_tagreport_free(struct tt_tagreport *r)
+{
+	tt_tagreport_clear(r);
+	free(r->rows);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Tags with any count, four "TAG UNTAG FAULT" cells a line. */
+static void text_tags(FILE *out, const struct tt_tags *t)
+{
+	int i, cells = 0;
+
+	for (i = 0; i < TT_TAG_VALUES; i++) {
+		if (!t->untag[i] && !t->fault[i])
+			continue;
+		if (!cells)
+			fputs("  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n",
+			      out);
+		fprintf(out, "%s%5d %6llu %5llu", cells % 4 ? " " : "", i,
+			(unsigned long long)t->untag[i],
+			(unsigned long long)t->fault[i]);
+		if (++cells % 4 == 0)
+			fputc('\n', out);
+	}
+	if (cells % 4)
+		fputc('\n', out);
+}
+
+/* "  untags by system call: write 200, uname 100", wrapped at 80 columns. */
+static void text_syscalls(FILE *out, const struct tt_tagrow *row)
+{
+	int col = 0;
+	size_t i;
+
+	if (!row->nr_sys)
+		return;
+	col = fprintf(out, "  untags by system call:");
+	for (i = 0; i < row->nr_sys; i++) {
+		char buf[32], cell[64];
+		const char *name = tt_syscall_name(row->sys[i].nr, buf,
+						   sizeof(buf));
+		int len = snprintf(cell, sizeof(cell), " %s %llu%s", name,
+				   (unsigned long long)row->sys[i].count,
+				   i + 1 < row->nr_sys ? "," : "");
+
+		if (col + len > TEXT_WIDTH) {
+			fputs("\n   ", out);
+			col = 3;
+		}
+		col += fprintf(out, "%s", cell);
+	}
+	fputc('\n', out);
+}
+
+void tt_tags_text(FILE *out, const struct tt_tagreport *r, size_t max_rows)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr && i < max_rows; i++) {
+		const struct tt_tagrow *row = &r->rows[i];
+		__u64 all = tt_tags_total(row->tags.untag) +
+			    tt_tags_total(row->tags.fault);
+
+		fprintf(out, "PID %u %s  %s %d bits%s\n", row->pid, row->comm,
+			tt_mode_name(row->mode), row->tag_bits,
+			row->gone ? " (exited)" : "");
+		fprintf(out, "  %llu untags, %llu faults (%llu with a tag); %d distinct tags; untagged %llu of %llu (%.1f%%)\n",
+			(unsigned long long)row->untags,
+			(unsigned long long)row->faults,
+			(unsigned long long)row->tagged_faults,
+			tt_tags_distinct(&row->tags),
+			(unsigned long long)row->tags.fault[0],
+			(unsigned long long)all,
+			100 * tt_tags_untagged_share(&row->tags));
+		text_tags(out, &row->tags);
+		text_syscalls(out, row);
+	}
+	if (r->nr > max_rows)
+		fprintf(out, "(%zu more)\n", r->nr - max_rows);
+}
+
+static void json_array(struct json *j, const char *key, const __u64 *v)
+{
+	int i;
+
+	json_key(j, key);
+	fputc('[', j->out);
+	for (i = 0; i < TT_TAG_VALUES; i++)
+		fprintf(j->out, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+	fputc(']', j->out);
+}
+
+static void json_syscalls(struct json *j, const struct tt_tagrow *row)
+{
+	size_t i;
+
+	json_key(j, "syscalls");
+	fputc('[', j->out);
+	for (i = 0; i < row->nr_sys; i++) {
+		char buf[32];
+		struct json s;
+
+		if (i)
+			fputc(',', j->out);
+		json_begin(&s, j->out);
+		json_kint(&s, "nr", row->sys[i].nr);
+		json_kstr(&s, "name",
+			  tt_syscall_name(row->sys[i].nr, buf, sizeof(buf)));
+		json_kuint(&s, "untags", row->sys[i].count);
+		json_end(&s);
+	}
+	fputc(']', j->out);
+}
+
+void tt_tags_json(FILE *out, const struct tt_tagreport *r, __u64 ts_ns,
+		  double interval, __u64 uncounted)
+{
+	struct json j;
+	size_t i;
+
+	json_begin(&j, out);
+	json_kuint(&j, "ts_ns", ts_ns);
+	json_kdouble(&j, "interval_s", interval);
+	json_kuint(&j, "uncounted", uncounted);
+	json_key(&j, "processes");
+	fputc('[', out);
+	for (i = 0; i < r->nr; i++) {
+		const struct tt_tagrow *row = &r->rows[i];
+		struct json p;
+
+		if (i)
+			fputc(',', out);
+		json_begin(&p, out);
+		json_kuint(&p, "pid", row->pid);
+		json_kuint(&p, "start_ns", row->start_ns);
+		json_kstr(&p, "comm", row->comm);
+		json_kstr(&p, "mode", tt_mode_name(row->mode));
+		json_kint(&p, "tag_bits", row->tag_bits);
+		json_kbool(&p, "exited", row->gone);
+		json_kuint(&p, "untags", row->untags);
+		json_kuint(&p, "faults", row->faults);
+		json_kuint(&p, "tagged_faults", row->tagged_faults);
+		json_kint(&p, "distinct_tags", tt_tags_distinct(&row->tags));
+		json_kdouble(&p, "untagged_share",
+			     tt_tags_untagged_share(&row->tags));
+		json_array(&p, "untag_tags", row->tags.untag);
+		json_array(&p, "fault_tags", row->tags.fault);
+		json_syscalls(&p, row);
+		json_end(&p);
+	}
+	fputc(']', out);
+	json_end(&j);
+	fputc('\n', out);
+}

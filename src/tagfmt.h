@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tags' report: per process, the tag values its pointers carried (untags
+ * and faults) and its untags by system call, as text or NDJSON.
+ */
+#ifndef TT_TAGFMT_H
+#define TT_TAGFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "env.h"
+
+struct tt_sys_count {
+	int nr;			/* x86_64 number, or TT_NO_SYSCALL */
+	__u64 count;
+};
+
+struct tt_tagrow {
+	__u32 pid;
+	__u64 start_ns;
+	char comm[TT_COMM_LEN];
+	int mode;
+	int tag_bits;
+	bool gone;
+	__u64 untags;		/* the counter map's untag and fault counts */
+	__u64 faults;
+	__u64 tagged_faults;
+	struct tt_tags tags;
+	struct tt_sys_count *sys;
+	size_t nr_sys, cap_sys;
+};
+
+struct tt_tagreport {
+	struct tt_tagrow *rows;
+	size_t nr, cap;
+};
+
+/* A process from the counter map (p) and the tags map (t, NULL: none). */
+int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
+		     const struct tt_proc *p, const struct tt_tags *t);
+/* Untags of a process by system call; ignored for a process not added. */
+int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
+			 __u64 count);
+/* Busiest first (untags + faults, then pid); system calls busiest first. */
+void tt_tagreport_sort(struct tt_tagreport *r);
+void tt_tagreport_clear(struct tt_tagreport *r);
+void tt_tagreport_free(struct tt_tagreport *r);
+
+__u64 tt_tags_total(const __u64 *v);
+/* Tag values 1-63 seen in untags or faults. */
+int tt_tags_distinct(const struct tt_tags *t);
+/* Untagged pointers (faults with tag 0) among every pointer counted. */
+double tt_tags_untagged_share(const struct tt_tags *t);
+
+void tt_tags_text(FILE *out, const struct tt_tagreport *r, size_t max_rows);
+void tt_tags_json(FILE *out, const struct tt_tagreport *r, __u64 ts_ns,
+		  double interval, __u64 uncounted);
+
+#endif /* TT_TAGFMT_H */
