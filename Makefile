@@ -86,7 +86,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
-	$(VMBIN)/ptrace_query
+	$(VMBIN)/ptrace_query $(VMBIN)/hwasan_prog
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
@@ -125,6 +125,12 @@ $(VMBIN)/tagloop: tests/tool/tagloop.c tests/lib/tagging.h
 $(VMBIN)/ptrace_query: tests/tool/ptrace_query.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+# LLVM's HWASan: the x86_64 runtime (libclang-rt-14-dev) enables tagging at
+# start. Debian's binutils link its relocations only without relaxation.
+$(VMBIN)/hwasan_prog: tests/tool/hwasan_prog.c
+	@mkdir -p $(@D)
+	$(Q)clang-14 -fsanitize=hwaddress -g -O1 -Wall -Werror -Wl,--no-relax -o $@ $<
 
 $(VMBIN)/storm: tests/bench/storm.c tests/lib/tagging.h
 	@mkdir -p $(@D)

@@ -9,6 +9,8 @@ pkgs=(
 	build-essential make gcc bc bison flex cpio kmod rsync xz-utils
 	libelf-dev zlib1g-dev libssl-dev dwarves ccache python3
 	clang llvm libbpf-dev bpftool bpftrace
+	# HWASan: clang-14 and its x86_64 runtime (libclang_rt.hwasan-x86_64)
+	clang-14 libclang-rt-14-dev
 	prometheus-node-exporter prometheus iproute2
 	"linux-source-6.12=$LINUX_SOURCE_VERSION"
 	dpkg-dev ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev

@@ -2,7 +2,8 @@
 # tagtrace in the guest: its counts against tracefs and known workloads on
 # LAM and UAI, with tp_btf and raw_tp programs, a ring buffer storm,
 # stopping on time under an unpaced one, its errors, its export read by
-# node_exporter (and Prometheus), and its fallbacks on the upstream kernel
+# node_exporter (and Prometheus), HWASan's tags and system calls under
+# tagtrace tags on LAM and UAI, and its fallbacks on the upstream kernel
 # (no tagged_addr events).
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
@@ -12,6 +13,9 @@ for cpu in lam uai; do
 	tap_guest --cpu $cpu -- tests/tool/counts-guest.sh auto 5 200 300 64 20
 done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
+for cpu in lam uai; do
+	tap_guest --cpu $cpu -- tests/tool/tags-guest.sh 20 3 5 16
+done
 for smp in 1 2; do
 	tap_guest --cpu uai --smp $smp -- tests/tool/storm-guest.sh 20000
 done

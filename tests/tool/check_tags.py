@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+"""Check `tagtrace tags` and `trace` against tracefs and hwasan_prog.
+
+  check_tags.py DIR N W U P
+
+DIR holds what tags-guest.sh wrote: tags.json, trace.json, tracefs.txt
+(tagged_addr events and raw_syscalls:sys_enter), workload.out (the clean
+hwasan_prog run), uaf.out and uaf.err (the run HWASan aborts) and
+tagloop.out. Prints TAP, unnumbered.
+"""
+import re
+import sys
+from collections import Counter, defaultdict
+
+import tap
+from tap import ok
+from check_counts import TRACEFS_LINE, load_ndjson, workload
+
+UNTAG = re.compile(r"tagged=0x([0-9a-f]+) untagged=0x([0-9a-f]+)")
+CTRL = re.compile(r"op=(\w+) req_bits=(-?\d+) granted_bits=(\d+) offset=(\d+)"
+                  r" mode=(\w+) .* ret=(-?\d+)")
+NR = re.compile(r"NR (-?\d+)")
+TAG_SHIFT, TAG_MASK = 57, 0x3f
+
+
+def tracefs(d):
+    """Per pid: untags by tag, untags by the system call they happened
+    in (the task's last sys_enter), fault count, enables."""
+    tags, sys_, faults = defaultdict(Counter), defaultdict(Counter), Counter()
+    enables, in_call = defaultdict(list), {}
+    with open(f"{d}/tracefs.txt") as f:
+        for line in f:
+            m = TRACEFS_LINE.match(line)
+            if not m:
+                continue
+            pid, event, rest = int(m.group(2)), m.group(3), m.group(4)
+            if event == "sys_enter":
+                in_call[pid] = int(NR.search(rest).group(1))
+            elif event == "tagged_addr_untag":
+                tagged = int(UNTAG.search(rest).group(1), 16)
+                tags[pid][(tagged >> TAG_SHIFT) & TAG_MASK] += 1
+                sys_[pid][in_call.get(pid, -1)] += 1
+            elif event == "tagged_addr_fault":
+                faults[pid] += 1
+            elif event == "tagged_addr_ctrl":
+                c = CTRL.search(rest)
+                if c and c.group(1) == "enable":
+                    enables[pid].append(c.groups())
+    return tags, sys_, faults, enables
+
+
+def proc(reports, pid):
+    rows = [p for p in reports[-1]["processes"] if p["pid"] == pid] \
+        if reports else []
+    return rows[0] if rows else None
+
+
+def check_process(name, p, pid, t_tags, t_sys, t_faults, records):
+    """tags == tracefs == trace for one process."""
+    if not ok(p is not None, f"{name}: tags reports pid {pid}"):
+        return
+    hist = Counter({i: n for i, n in enumerate(p["untag_tags"]) if n})
+    ok(hist == t_tags[pid], f"{name}: tag histogram equals tracefs's "
+       f"untag events' tags ({sum(hist.values())} untags, "
+       f"{len(hist)} tags)", f"tags    {sorted(hist.items())}",
+       f"tracefs {sorted(t_tags[pid].items())}")
+    ok(sum(p["untag_tags"]) == p["untags"] == sum(t_tags[pid].values()),
+       f"{name}: histogram total == untag count == tracefs ({p['untags']})",
+       f"histogram {sum(p['untag_tags'])} untags {p['untags']} "
+       f"tracefs {sum(t_tags[pid].values())}")
+    calls = Counter({s["nr"]: s["untags"] for s in p["syscalls"]})
+    ok(calls == t_sys[pid], f"{name}: untags by system call equal tracefs's "
+       "(each untag in its task's last sys_enter)",
+       f"tags    {sorted(calls.items())}", f"tracefs {sorted(t_sys[pid].items())}")
+    mine = [r for r in records if r["pid"] == pid]
+    traced = Counter(r["syscall_nr"] for r in mine if r["event"] == "untag")
+    ok(traced == calls, f"{name}: trace's syscall per untag equals tags's",
+       f"trace {sorted(traced.items())}")
+    ok(p["faults"] == sum(p["fault_tags"]) == t_faults[pid],
+       f"{name}: faults == their tag histogram == tracefs ({p['faults']})",
+       f"faults {p['faults']} histogram {sum(p['fault_tags'])} "
+       f"tracefs {t_faults[pid]}")
+    flagged = sum(1 for r in mine if r["event"] == "fault" and r["tagged"])
+    ok(p["tagged_faults"] == p["faults"] - p["fault_tags"][0] == flagged,
+       f"{name}: faults with a tag: tags, its histogram and trace's marks "
+       f"agree ({p['tagged_faults']})", f"tags {p['tagged_faults']} "
+       f"histogram {p['faults'] - p['fault_tags'][0]} trace {flagged}")
+    distinct = sum(1 for i in range(1, 64)
+                   if p["untag_tags"][i] or p["fault_tags"][i])
+    share = p["fault_tags"][0] / max(1, p["untags"] + p["faults"])
+    ok(p["distinct_tags"] == distinct and
+       abs(p["untagged_share"] - share) < 0.001,
+       f"{name}: distinct tags ({distinct}) and untagged share ({share:.3f})",
+       f"said {p['distinct_tags']} and {p['untagged_share']}")
+
+
+def check_enable(name, pid, enables, records):
+    """HWASan's runtime enables tagging once: 6 bits at 57."""
+    ctrl = [r for r in records if r["pid"] == pid and r["event"] == "ctrl"
+            and r["op"] == "enable"]
+    ok(len(ctrl) == 1 and ctrl[0]["granted_bits"] == 6 and
+       ctrl[0]["offset"] == 57 and ctrl[0]["ret"] == 0 and
+       len(enables[pid]) == 1,
+       f"{name}: trace shows HWASan's one enable, granted 6 bits at 57",
+       f"trace {ctrl}", f"tracefs {enables[pid]}")
+
+
+def main():
+    d = sys.argv[1]
+    n, w, u, pages = (int(x) for x in sys.argv[2:6])
+    reports = load_ndjson(f"{d}/tags.json")
+    records = load_ndjson(f"{d}/trace.json")
+    t_tags, t_sys, t_faults, enables = tracefs(d)
+    clean, uaf = workload(d), workload(d, "uaf.out")
+    loop = workload(d, "tagloop.out")
+
+    for name, wl in (("hwasan_prog", clean), ("hwasan_prog --uaf", uaf)):
+        check_enable(name, wl["pid"], enables, records)
+        check_process(name, proc(reports, wl["pid"]), wl["pid"], t_tags,
+                      t_sys, t_faults, records)
+    check_process("tagloop --pages", proc(reports, loop["pid"]), loop["pid"],
+                  t_tags, t_sys, t_faults, records)
+
+    p = proc(reports, clean["pid"])
+    if p:
+        want = Counter({int(k[4:]): v for k, v in clean.items()
+                        if k.startswith("tag_")})
+        got = Counter({i: c for i, c in enumerate(p["untag_tags"]) if c})
+        ok(got == want, f"hwasan_prog: each tag counted as often as the "
+           f"program passed pointers with it ({len(want)} tags)",
+           f"tags    {sorted(got.items())}", f"program {sorted(want.items())}")
+        calls = {s["name"]: s["untags"] for s in p["syscalls"]}
+        ok(calls == {"write": n * w, "uname": u, "openat": 1},
+           f"hwasan_prog: untags by system call are its {n * w} write(), "
+           f"{u} uname() and 1 open() calls", f"got {calls}")
+        big = p["fault_tags"][clean["big_tag"]]
+        ok(big >= pages and p["tagged_faults"] >= pages,
+           f"hwasan_prog: its {pages} fresh pages faulted with their "
+           f"allocation's tag {clean['big_tag']} ({big})",
+           f"tag {clean['big_tag']}: {big}, tagged {p['tagged_faults']}")
+    p = proc(reports, loop["pid"])
+    if p:
+        tagged = [(i, c) for i, c in enumerate(p["fault_tags"]) if i and c]
+        ok(p["tagged_faults"] == pages and len(tagged) == 1 and
+           tagged[0][1] == pages,
+           f"tagloop: exactly its {pages} page writes through one tagged "
+           "pointer are faults with a tag, all with its tag",
+           f"tagged {p['tagged_faults']} by tag {tagged}")
+
+    with open(f"{d}/uaf.err") as f:
+        report = f.read()
+    ok("ERROR: HWAddressSanitizer: tag-mismatch on address" in report and
+       "Cause: use-after-free" in report,
+       "hwasan_prog --uaf: HWASan's tag-mismatch report, a use-after-free",
+       report[:300])
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
