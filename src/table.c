@@ -39,19 +39,29 @@ static int by_pid(const void *a, const void *b)
 {
 	const struct tt_row *x = a, *y = b;
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+	return tt_proc_order(x->pid, x->start_ns, y->pid, y->start_ns);
+}
+
+int tt_proc_order(__u32 pid_a, __u64 start_a, __u32 pid_b, __u64 start_b)
+{
+	if (pid_a != pid_b)
+		return pid_a < pid_b ? -1 : 1;
+	return start_a < start_b ? -1 : start_a > start_b;
+}
+
+__u64 tt_sum(const __u64 *v, size_t n)
+{
+	__u64 sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return sum;
 }
 
 __u64 tt_row_total(const __u64 *count)
 {
-	__u64 sum = 0;
-	int k;
-
-	for (k = 0; k < TT_EV_MAX; k++)
-		sum += count[k];
-	return sum;
+	return tt_sum(count, TT_EV_MAX);
 }
 
 void tt_snapshot_diff(struct tt_snapshot *cur, struct tt_snapshot *prev)
@@ -179,6 +189,26 @@ static void json_sources(struct json *j, const enum tt_source *src)
 	json_end(&o);
 }
 
+void tt_json_report_begin(struct json *j, FILE *out, __u64 ts_ns,
+			  double interval, __u64 uncounted)
+{
+	json_begin(j, out);
+	json_kuint(j, "ts_ns", ts_ns);
+	json_kdouble(j, "interval_s", interval);
+	json_kuint(j, "uncounted", uncounted);
+}
+
+void tt_json_process(struct json *p, FILE *out, __u32 pid, __u64 start_ns,
+		     const char *comm, int mode, int tag_bits)
+{
+	json_begin(p, out);
+	json_kuint(p, "pid", pid);
+	json_kuint(p, "start_ns", start_ns);
+	json_kstr(p, "comm", comm);
+	json_kstr(p, "mode", tt_mode_name(mode));
+	json_kint(p, "tag_bits", tag_bits);
+}
+
 void tt_table_json(FILE *out, const struct tt_snapshot *s,
 		   const enum tt_source *src, __u64 ts_ns, double interval,
 		   __u64 uncounted)
@@ -186,10 +216,7 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s,
 	struct json j;
 	size_t i;
 
-	json_begin(&j, out);
-	json_kuint(&j, "ts_ns", ts_ns);
-	json_kdouble(&j, "interval_s", interval);
-	json_kuint(&j, "uncounted", uncounted);
+	tt_json_report_begin(&j, out, ts_ns, interval, uncounted);
 	json_sources(&j, src);
 	json_key(&j, "processes");
 	fputc('[', out);
@@ -199,12 +226,8 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s,
 
 		if (i)
 			fputc(',', out);
-		json_begin(&p, out);
-		json_kuint(&p, "pid", r->pid);
-		json_kuint(&p, "start_ns", r->start_ns);
-		json_kstr(&p, "comm", r->comm);
-		json_kstr(&p, "mode", tt_mode_name(r->mode));
-		json_kint(&p, "tag_bits", r->tag_bits);
+		tt_json_process(&p, out, r->pid, r->start_ns, r->comm, r->mode,
+				r->tag_bits);
 		json_counts(&p, "total", r->count, src);
 		json_counts(&p, "interval", r->delta, src);
 		if (src[TT_EV_FAULT] != TT_SRC_NONE)

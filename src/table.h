@@ -40,6 +40,9 @@ void tt_snapshot_sort(struct tt_snapshot *s);
 void tt_snapshot_clear(struct tt_snapshot *s);
 void tt_snapshot_free(struct tt_snapshot *s);
 __u64 tt_row_total(const __u64 *count);
+__u64 tt_sum(const __u64 *v, size_t n);
+/* Processes by pid, then start time: -1, 0 or 1. */
+int tt_proc_order(__u32 pid_a, __u64 start_a, __u32 pid_b, __u64 start_b);
 
 /*
  * src: each event kind's source (enum tt_source); a count whose event has
@@ -47,6 +50,13 @@ __u64 tt_row_total(const __u64 *count);
  */
 void tt_table_text(FILE *out, const struct tt_snapshot *s,
 		   const enum tt_source *src, size_t max_rows);
+struct json;
+/* A report's opening: "{ts_ns, interval_s, uncounted" (top and tags). */
+void tt_json_report_begin(struct json *j, FILE *out, __u64 ts_ns,
+			  double interval, __u64 uncounted);
+/* A process's opening: "{pid, start_ns, comm, mode, tag_bits". */
+void tt_json_process(struct json *p, FILE *out, __u32 pid, __u64 start_ns,
+		     const char *comm, int mode, int tag_bits);
 void tt_table_json(FILE *out, const struct tt_snapshot *s,
 		   const enum tt_source *src, __u64 ts_ns, double interval,
 		   __u64 uncounted);

@@ -10,6 +10,7 @@
 #include "json.h"
 #include "names.h"
 #include "sysnames.h"
+#include "table.h"
 #include "tagfmt.h"
 
 #define TEXT_WIDTH 80
@@ -80,12 +81,7 @@ int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
 
 __u64 tt_tags_total(const __u64 *v)
 {
-	__u64 sum = 0;
-	int i;
-
-	for (i = 0; i < TT_TAG_VALUES; i++)
-		sum += v[i];
-	return sum;
+	return tt_sum(v, TT_TAG_VALUES);
 }
 
 int tt_tags_distinct(const struct tt_tags *t)
@@ -111,9 +107,7 @@ static int by_activity(const void *a, const void *b)
 
 	if (nx != ny)
 		return nx > ny ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+	return tt_proc_order(x->pid, x->start_ns, y->pid, y->start_ns);
 }
 
 static int by_count(const void *a, const void *b)
@@ -265,10 +259,7 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r, __u64 ts_ns,
 	struct json j;
 	size_t i;
 
-	json_begin(&j, out);
-	json_kuint(&j, "ts_ns", ts_ns);
-	json_kdouble(&j, "interval_s", interval);
-	json_kuint(&j, "uncounted", uncounted);
+	tt_json_report_begin(&j, out, ts_ns, interval, uncounted);
 	json_key(&j, "processes");
 	fputc('[', out);
 	for (i = 0; i < r->nr; i++) {
@@ -277,12 +268,8 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r, __u64 ts_ns,
 
 		if (i)
 			fputc(',', out);
-		json_begin(&p, out);
-		json_kuint(&p, "pid", row->pid);
-		json_kuint(&p, "start_ns", row->start_ns);
-		json_kstr(&p, "comm", row->comm);
-		json_kstr(&p, "mode", tt_mode_name(row->mode));
-		json_kint(&p, "tag_bits", row->tag_bits);
+		tt_json_process(&p, out, row->pid, row->start_ns, row->comm,
+				row->mode, row->tag_bits);
 		json_kbool(&p, "exited", row->gone);
 		json_kuint(&p, "untags", row->untags);
 		json_kuint(&p, "faults", row->faults);
