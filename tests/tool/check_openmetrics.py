@@ -147,6 +147,25 @@ def main():
             bad.append(f"{fam}: {len(got)} processes, top --json has {len(last['processes'])}")
     ok(not bad and compared > 0,
        f"counters equal top --json's for every process ({compared} values)", *bad[:10])
+    if sources.get("fault") != "unavailable":
+        fwt = {int(l["pid"]): v for _, l, v in
+               families.get("tagtrace_faults_with_tag", {}).get("samples", [])}
+        want = {p["pid"]: p["tagged_faults"] for p in last["processes"]}
+        ok(fwt == want, "tagtrace_faults_with_tag_total equals top --json's "
+           f"tagged_faults for every process ({sum(want.values())} faults)",
+           f"file {fwt}", f"top {want}")
+    if "tagtrace_tag_values" in families:
+        sums = {}
+        for _, l, v in families["tagtrace_tag_values"]["samples"]:
+            key = (int(l["pid"]), l["event"])
+            sums[key] = sums.get(key, 0) + v
+        bad = [f"pid {p['pid']} {ev}: tag values {sums.get((p['pid'], ev), 0)}"
+               f" != {p['total'][ev]}" for p in last["processes"]
+               for ev in ("untag", "fault")
+               if sums.get((p["pid"], ev), 0) != p["total"].get(ev, 0)]
+        ok(not bad and sums, "--tag-values: each process's tag values add up "
+           f"to its untag and fault counts ({int(sum(sums.values()))} events)",
+           *bad[:10])
     hist = families.get("tagtrace_switch_mm_seconds", {}).get("samples", [])
     counts = sum(v for n, _, v in hist if n.endswith("_count"))
     if sources.get("switch_time") == "unavailable":

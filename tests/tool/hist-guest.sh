@@ -2,7 +2,8 @@
 # hist-guest.sh N M K F G: `tagtrace hist -c tagged_workload` counts every
 # switch_mm_irqs_off call the workload's tasks make, as a tracefs kprobe
 # event with the same comm filter counts them; `tagtrace top --openmetrics`
-# in the same run writes strict OpenMetrics equal to its --json. TAP.
+# in the same run (with --tag-values) writes strict OpenMetrics equal to
+# its --json. TAP.
 . tests/tool/lib-guest.sh
 
 tracefs_reset
@@ -13,7 +14,7 @@ echo 1 > $T/tracing_on
 
 $TT hist --json -c tagged_workload -i 1 > $d/hist.json 2> $d/hist.err &
 hp=$!
-$TT top --json -i 1 --openmetrics $d/tagtrace.prom > $d/top.json 2> $d/top.err &
+$TT top --json -i 1 --openmetrics $d/tagtrace.prom --tag-values > $d/top.json 2> $d/top.err &
 tp=$!
 started $d/hist.err "Ctrl-C" && started $d/top.err "Ctrl-C"
 $W "$@" > $d/workload.out
