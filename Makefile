@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug series-check check-debug qemu rig check check-rig \
+.PHONY: guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug series-check series check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -48,9 +48,9 @@ kernel-upstream: deps
 	$(Q)$(STEP) kernel-upstream "guest kernel without the series, for comparisons" \
 		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-upstream.log -- scripts/kernel.sh upstream
 
-## kernel-notrace   the series without the tracepoint patch (benchmark baseline)
+## kernel-notrace   the series without its tracepoint patches (benchmark baseline)
 kernel-notrace: deps
-	$(Q)$(STEP) kernel-notrace "guest kernel without the tracepoint patch, for benchmarks" \
+	$(Q)$(STEP) kernel-notrace "guest kernel without the tracepoint patches, for benchmarks" \
 		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-notrace.log -- scripts/kernel.sh notrace
 
 ## kernel-debug     the series with KASAN, PROVE_LOCKING, DEBUG_VM (build/linux-debug)
@@ -68,9 +68,13 @@ guest-builds: deps
 kernels: kernel
 	$(Q)$(MAKE) --no-print-directory kernel-upstream
 
-## series-check     build the series one patch at a time; checkpatch, arm64, kselftests
+## series-check     build the series one patch at a time: x86_64, i386, arm64, checkpatch, kselftests
 series-check: kernel kernel-upstream
 	$(Q)scripts/series-check.sh
+
+## series           the series as a git-am-able mbox + cover letter in build/series/ (SIGNOFF="Name <mail>")
+series: kernel-upstream
+	$(Q)SIGNOFF="$(SIGNOFF)" scripts/series.sh
 
 ## check-debug      the kernel tests on the debug kernel; fails on any splat
 check-debug: rig tagtrace kernel-debug

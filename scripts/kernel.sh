@@ -4,7 +4,7 @@
 #   scripts/kernel.sh tagged     build/linux:          kernel/series/ applied
 #   scripts/kernel.sh upstream   build/linux-upstream: the pristine source
 #   scripts/kernel.sh notrace    build/linux-notrace:  the series without its
-#                                tracepoint patch (*-tracepoints.patch), the
+#                                tracepoint patches (*-tracepoint.patch), the
 #                                baseline of tests/bench/trace-overhead.sh
 #   scripts/kernel.sh debug      build/linux-debug:    the series with KASAN,
 #                                lockdep and DEBUG_VM (kernel/config/debug/)
@@ -54,7 +54,7 @@ notrace)
 	tree=$build/linux-notrace
 	patches=()
 	for p in "$top"/kernel/series/*.patch; do
-		case $p in *-tracepoints.patch) ;; *) patches+=("$p") ;; esac
+		case $p in *-tracepoint.patch) ;; *) patches+=("$p") ;; esac
 	done ;;
 debug)
 	tree=$build/linux-debug

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Prove every patch of kernel/series/ on its own: apply them one at a time
 # to a scratch worktree (build/linux-check), build bzImage after each, run
-# checkpatch --strict on each, and compile the arm64 side of any patch that
-# touches arch/arm64 with Debian's aarch64 cross compiler, and build the
+# checkpatch --strict on each, build an i386 tinyconfig bzImage after each
+# (32-bit x86 shares the headers the series changes), compile the arm64
+# side of any patch that touches arch/arm64 or kernel/ with Debian's
+# aarch64 cross compiler, and build the
 # kselftests a patch touches (x86, mm/tags) against the tree's own headers,
 # failing on any compiler warning in the files the patch changes. Then
 # build the whole series without CONFIG_ADDRESS_MASKING.
@@ -20,6 +22,7 @@ up=$build/linux-upstream
 tree=$build/linux-check
 arm=$build/linux-check-arm64
 arm_src=$build/linux-check-src	# clean source for O= builds
+i386=$build/linux-check-i386
 resume=${SERIES_RESUME:-1}
 logs=$build/logs/series-check
 mkdir -p "$logs"
@@ -81,9 +84,19 @@ for p in "$top"/kernel/series/*.patch; do
 	[ "$x86" = ok ] || fail=1
 	cp=$(perl "$tree/scripts/checkpatch.pl" --no-tree --strict --terse "$p" 2>/dev/null |
 	     grep -cE 'ERROR|WARNING|CHECK' || true)
+	git -C "$arm_src" checkout -q --detach "$(git -C "$tree" rev-parse HEAD)"
+	[ -f "$i386/.config" ] ||
+		make -C "$arm_src" -s O="$i386" ARCH=i386 tinyconfig > /dev/null 2>&1 || true
+	if ! make -C "$arm_src" O="$i386" ARCH=i386 CC="ccache gcc" -j"$(nproc)" \
+		bzImage > "$logs/$n.i386.log" 2>&1; then
+		i386r=FAIL; fail=1
+	elif grep -q 'warning:' "$logs/$n.i386.log"; then
+		i386r=WARN; fail=1
+	else
+		i386r=ok
+	fi
 	arm64=-
-	if grep -q '^+++ b/arch/arm64/' "$p"; then
-		git -C "$arm_src" checkout -q --detach "$(git -C "$tree" rev-parse HEAD)"
+	if grep -q '^+++ b/arch/arm64/\|^+++ b/kernel/' "$p"; then
 		[ -f "$arm/.config" ] ||
 			make -C "$arm_src" -s O="$arm" ARCH=arm64 \
 				CROSS_COMPILE=aarch64-linux-gnu- defconfig \
@@ -119,8 +132,8 @@ for p in "$top"/kernel/series/*.patch; do
 			kst=FAIL; fail=1
 		fi
 	fi
-	printf '%-56s x86:%-4s arm64:%-4s kselftest:%-4s checkpatch:%-2s %4ds\n' \
-		"$n" "$x86" "$arm64" "$kst" "$cp" $((SECONDS - t0))
+	printf '%-56s x86:%-4s i386:%-4s arm64:%-4s kselftest:%-4s checkpatch:%-2s %4ds\n' \
+		"$n" "$x86" "$i386r" "$arm64" "$kst" "$cp" $((SECONDS - t0))
 done
 
 # The whole series once more without CONFIG_ADDRESS_MASKING, as in every

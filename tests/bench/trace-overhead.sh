@@ -1,6 +1,6 @@
 #!/bin/bash
 # What the tagged_addr tracepoints cost (issue: b/a <= 1.01):
-#   a  the series without the tracepoint patch   (make kernel-notrace)
+#   a  the series without the tracepoint patches (make kernel-notrace)
 #   b  with it, events off                        (make kernel)
 #   c  with it, all tagged_addr events on through tracefs
 # Each kernel boots once per CPU model; tagged_bench prints the best of 3

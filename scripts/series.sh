@@ -1,0 +1,78 @@
+#!/bin/bash
+# make series [SIGNOFF="Name <mail>"]: kernel/series/ as a mailing-list
+# submission in build/series/: the cover letter (kernel/series/
+# 0000-cover-letter.txt) and every patch as "[PATCH v2 n/N]" files, and
+# all of them in one git-am-able mbox. Author and Signed-off-by come from
+# SIGNOFF, so whoever submits the series signs it; without it the
+# placeholder the patches carry stays. The mbox is then proved with
+# `git am` on a scratch worktree of the pristine tree: every patch applies
+# and each commit is authored and signed off by SIGNOFF.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+placeholder='tagtrace <tagtrace@localhost>'
+signoff=${SIGNOFF:-$placeholder}
+version=${SERIES_VERSION:-v2}
+if ! [[ $signoff =~ ^[^\<\>@]+\ \<[^\<\>\ ]+@[^\<\>\ ]+\>$ ]]; then
+	echo "series: SIGNOFF must look like 'Name <user@host>', not '$signoff'" >&2
+	exit 2
+fi
+up=$build/linux-upstream
+[ -d "$up/.git" ] || { echo "series: run 'make kernel' first" >&2; exit 1; }
+
+cover=$top/kernel/series/0000-cover-letter.txt
+patches=("$top"/kernel/series/*.patch)
+n=${#patches[@]}
+out=$build/series
+rm -rf "$out"
+mkdir -p "$out"
+mbox=$out/tagged-addr-$version.mbox
+date=$(date -R)
+
+# The cover letter's first line is its subject, the rest its body.
+{
+	echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+	echo "From: $signoff"
+	echo "Date: $date"
+	printf 'Subject: [PATCH %s 00/%02d] %s\n\n' "$version" "$n" "$(head -n1 "$cover")"
+	tail -n +3 "$cover"
+	echo
+	echo "-- "
+	git -C "$top" log -1 --format='tagtrace %h' -- kernel/series
+} > "$out/0000-cover-letter.patch"
+
+# Each patch: renumbered "[PATCH v2 n/N]", author and sign-off from SIGNOFF.
+for p in "${patches[@]}"; do
+	f=$out/$(basename "$p")
+	SIGNOFF=$signoff PLACEHOLDER=$placeholder VERSION=$version perl -pe '
+		BEGIN { $s = $ENV{SIGNOFF}; $ph = quotemeta $ENV{PLACEHOLDER}; }
+		s/^Subject: \[PATCH (\d+\/\d+)\]/Subject: [PATCH $ENV{VERSION} $1]/;
+		s/^From: $ph$/From: $s/;
+		s/^Signed-off-by: $ph$/Signed-off-by: $s/;
+	' "$p" > "$f"
+done
+cat "$out"/[0-9][0-9][0-9][0-9]-*.patch > "$mbox"
+
+# Prove it: git am the patches (the cover letter is not a commit).
+check=$build/series-am
+git -C "$up" worktree prune
+[ -d "$check" ] || git -C "$up" worktree add -q --detach "$check" refs/tags/upstream
+git -C "$check" am --abort > /dev/null 2>&1 || true
+git -C "$check" reset -q --hard refs/tags/upstream
+for p in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
+	[ "$(basename "$p")" = 0000-cover-letter.patch ] && continue
+	git -C "$check" am -q --keep-cr --committer-date-is-author-date "$p" || {
+		git -C "$check" am --abort > /dev/null 2>&1 || true
+		echo "series: $(basename "$p") does not apply" >&2
+		exit 1
+	}
+done
+got=$(git -C "$check" rev-list --count refs/tags/upstream..HEAD)
+bad=$(git -C "$check" log --format='%an <%ae>%x09%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' \
+	refs/tags/upstream..HEAD | awk -F'\t' -v s="$signoff" '$1 != s || index($2, s) == 0' | wc -l)
+if [ "$got" != "$n" ] || [ "$bad" != 0 ]; then
+	echo "series: git am gave $got of $n commits, $bad not by '$signoff'" >&2
+	exit 1
+fi
+echo "series: $n patches and a cover letter, signed '$signoff'"
+echo "series: $mbox (git am applies all $n to linux-source-6.12 $LINUX_SOURCE_VERSION)"

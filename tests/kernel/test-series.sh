@@ -1,0 +1,37 @@
+#!/bin/bash
+# The series as it is submitted: `make series SIGNOFF=...` writes a cover
+# letter and every patch as one mbox that `git am` applies to the pristine
+# tree, authored and signed off by SIGNOFF with no trace of the placeholder;
+# a malformed SIGNOFF is refused; and no commit message carries checkpatch
+# notes in its body (they belong below the ---). Host only, no guest.
+. "$(dirname "$0")/../lib/tap.sh"
+cd "$top" || exit 1
+
+who='Jane Submitter <jane@example.org>'
+n=$(ls kernel/series/[0-9]*.patch | wc -l)
+out=$(SIGNOFF="$who" scripts/series.sh 2>&1)
+ok $? "make series SIGNOFF=... succeeds (git am of all $n patches inside)" "$out"
+mbox=$(ls build/series/*.mbox 2>/dev/null | head -1)
+is "$(grep -c '^From [0-9a-f]\{40\} ' "$mbox" 2>/dev/null)" $((n + 1)) \
+	"the mbox holds the cover letter and $n patches"
+is "$(grep -c "^Signed-off-by: $who\$" "$mbox")" "$n" \
+	"every patch is signed off by SIGNOFF"
+is "$(grep -c "^From: $who\$" "$mbox")" $((n + 1)) \
+	"every mail, the cover letter included, is from SIGNOFF"
+is "$(grep -c 'tagtrace@localhost' "$mbox")" 0 "no placeholder identity is left"
+is "$(grep -c "^Subject: \[PATCH v2 [0-9]*/$n\]" "$mbox")" $((n + 1)) \
+	"subjects are numbered [PATCH v2 k/$n]"
+grep -q '^Subject: \[PATCH v2 00/' "$mbox"
+ok $? "the cover letter is [PATCH v2 00/$n]"
+
+SIGNOFF='no address' scripts/series.sh > /dev/null 2>&1
+is $? 2 "a SIGNOFF without <mail> is refused with status 2"
+
+# A commit message ends at the first "---" line; checkpatch notes go after.
+bad=$(for p in kernel/series/[0-9]*.patch; do
+	sed -n '/^Subject:/,/^---$/p' "$p" | grep -q '^checkpatch --strict:' &&
+		basename "$p"
+done)
+is "$bad" "" "no commit message has checkpatch notes above the ---"
+
+tap_done
