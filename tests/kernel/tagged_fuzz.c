@@ -70,6 +70,7 @@ static struct shared *sh;
 #define SYSCTL		"/proc/sys/abi/tagged_addr_disabled"
 #define KERNEL_TEXT	0xffffffff81000000UL
 #define ABOVE_47	(1UL << 50)
+#define HIGH_WINDOW	(1UL << 40)	/* where op_high_map() keeps its mappings */
 /* LIST_POISON1's page as UAI would see it from the kernel: bits 63:57 cleared */
 #define POISON_ALIAS	((0xdead000000000100UL & ((1UL << 57) - 1)) & ~4095UL)
 
@@ -410,7 +411,7 @@ static void op_high_map(void)
 	if (!sh->la57)
 		return;
 	if (me.high && rnd(2)) {	/* unmap them all again */
-		report(!munmap((void *)ABOVE_47, 1UL << 40), "munmap above 47 bits: %m");
+		report(!munmap((void *)ABOVE_47, HIGH_WINDOW), "munmap above 47 bits: %m");
 		me.high = 0;
 		return;
 	}
@@ -432,7 +433,8 @@ static void op_high_map(void)
 	}
 	report(p != MAP_FAILED && (uintptr_t)p >= 1UL << 47,
 	       "hint above 47 bits (%s) mapped at %p", me.tagged ? "tagged" : "untagged", p);
-	if (p != MAP_FAILED && (uintptr_t)p >= ABOVE_47)
+	/* Keep it only where the munmap above finds it again. */
+	if (p != MAP_FAILED && (uintptr_t)p - ABOVE_47 < HIGH_WINDOW)
 		me.high = 1;
 	else if (p != MAP_FAILED)
 		munmap(p, 4096);
