@@ -402,8 +402,10 @@ static void op_migrate(void)
 	       "move to CPU %d: on %d", cpu, sched_getcpu());
 }
 
-/* 5-level paging: above 47 bits, which a UAI mm must not map (it has no
- * user-half alias of a kernel pointer then); LAM maps there as before. */
+/*
+ * 5-level paging: above 47 bits, which a UAI mm must not map (it has no
+ * user-half alias of a kernel pointer then); LAM maps there as before.
+ */
 static void op_high_map(void)
 {
 	void *p;

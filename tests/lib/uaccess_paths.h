@@ -222,7 +222,7 @@ static const struct uaccess_path {
 	{ "io_uring_read", up_uring_read, 0 },
 };
 
-#define NR_UACCESS_PATHS (int)(sizeof(uaccess_paths) / sizeof(uaccess_paths[0]))
+#define NR_UACCESS_PATHS ((int)(sizeof(uaccess_paths) / sizeof(uaccess_paths[0])))
 
 static inline int uctx_init(struct uctx *c)
 {
