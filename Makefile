@@ -88,6 +88,7 @@ qemu: deps
 ## rig              the guest init and guest test programs (needs `make kernel`)
 rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/lam \
 	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
+	$(VMBIN)/untag_paths $(VMBIN)/tagged_fuzz \
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/hwasan_prog
@@ -117,6 +118,15 @@ $(VMBIN)/lam: $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h
 $(VMBIN)/tagged_workload: tests/kernel/tagged_workload.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/untag_paths: tests/kernel/untag_paths.c tests/lib/tagging.h tests/lib/uaccess_paths.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/tagged_fuzz: tests/kernel/tagged_fuzz.c tests/lib/tagging.h tests/lib/tap-check.h \
+	tests/lib/uaccess_paths.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $<
 
 $(VMBIN)/tagalloc: tests/tool/tagalloc.c tests/lib/tagging.h
 	@mkdir -p $(@D)

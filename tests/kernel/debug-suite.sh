@@ -16,4 +16,13 @@ for cpu in lam uai; do
 	tap_guest --kernel $k --cpu $cpu --smp 2 --mem 1024 --timeout 900 -- sh -c "$guest" $cpu
 done
 
+# Five minutes of tests/kernel/tagged_fuzz.c on each CPU, 5-level paging
+# and four CPUs. The seed is printed and fixed: TAGGED_FUZZ_SEED replays
+# another.
+seed=${TAGGED_FUZZ_SEED:-20261203}
+for cpu in lam uai none; do
+	TAGGED_EXPECT=$cpu tap_guest --kernel $k --cpu $cpu --la57 --smp 4 --mem 1024 \
+		--timeout 900 -- build/vm/tagged_fuzz "$seed" 300
+done
+
 tap_done

@@ -1,17 +1,21 @@
 #!/bin/bash
 # The tagged-address ABI (selftests/x86/tagged_addr.c) on every CPU the
-# rig emulates: LAM and UAI with 4- and 5-level paging, one and two CPUs,
-# and a CPU without either.
+# rig emulates: LAM and UAI with 4- and 5-level paging, one, two and four
+# CPUs (the ping-pong tests pin and migrate across them), and a CPU
+# without either.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
-# Each boot: our ABI test, then the in-tree tags test (selftests/mm/tags).
+# Each boot: our ABI test, then the in-tree tags test (selftests/mm/tags),
+# which fails if the CPU has a backend (TAGGED_EXPECT) and enabling fails.
 t="build/vm/tagged_addr_test; r=\$?; build/vm/tags_test && exit \$r"
 TAGGED_EXPECT=none tap_guest --cpu none -- sh -c "$t"
 TAGGED_EXPECT=lam tap_guest --cpu lam -- sh -c "$t"
 TAGGED_EXPECT=lam tap_guest --cpu lam --la57 --smp 2 -- sh -c "$t"
+TAGGED_EXPECT=lam tap_guest --cpu lam --smp 4 -- sh -c "$t"
 TAGGED_EXPECT=uai tap_guest --cpu uai -- sh -c "$t"
 TAGGED_EXPECT=uai tap_guest --cpu uai --la57 -- sh -c "$t"
 TAGGED_EXPECT=uai tap_guest --cpu uai --smp 2 -- sh -c "$t"
+TAGGED_EXPECT=uai tap_guest --cpu uai --la57 --smp 4 -- sh -c "$t"
 
 tap_done

@@ -105,3 +105,25 @@ check "${gp:-x}" "$G" "tp_btf: tagged_addr_gp saw every tagged #GP"
 check $? 0 "tp_btf: tagged_addr_fault saw at least the $F tagged faults ($fault)"
 [ "${mode_switch:-0}" -ge $((2 * lo)) ]
 check $? 0 "tp_btf: tagged_addr_mode_switch saw about 2 a round ($mode_switch)"
+
+# Exactly one tagged_addr_untag a tagged pointer a call was given, on each
+# uaccess path (tests/kernel/untag_paths.c): as many events with each
+# tagged value as calls, and none for the same calls untagged.
+P=${UNTAG_PATH_CALLS:-20}
+echo > $T/trace
+echo 1 > $E/tagged_addr_untag/enable
+echo 1 > $T/tracing_on
+build/vm/untag_paths $P > /tmp/untag_paths.out
+rc=$?
+echo 0 > $T/tracing_on
+echo 0 > $E/tagged_addr_untag/enable
+cat $T/trace > $trace
+check $rc 0 "untag_paths: $P tagged and $P untagged calls on each path"
+while read -r what path pid a b; do
+	case $what in
+	untag) check "$(count $pid tagged_addr_untag "\$6 == \"tagged=$a\"")" "$b" \
+		"tagged_addr_untag: $path: one per call given $a" ;;
+	untag_total) check "$(count $pid tagged_addr_untag)" "$a" \
+		"tagged_addr_untag: $path: no other event (untagged calls, __get_user/__put_user)" ;;
+	esac
+done < /tmp/untag_paths.out
