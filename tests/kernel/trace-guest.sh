@@ -107,8 +107,9 @@ check $? 0 "tp_btf: tagged_addr_fault saw at least the $F tagged faults ($fault)
 check $? 0 "tp_btf: tagged_addr_mode_switch saw about 2 a round ($mode_switch)"
 
 # Exactly one tagged_addr_untag a tagged pointer a call was given, on each
-# uaccess path (tests/kernel/untag_paths.c): as many events with each
-# tagged value as calls, and none for the same calls untagged.
+# uaccess path (tests/kernel/untag_paths.c): one event with each tagged
+# value per user-limit check the path runs (its table says which), and
+# none for the same calls untagged.
 P=${UNTAG_PATH_CALLS:-20}
 echo > $T/trace
 echo 1 > $E/tagged_addr_untag/enable
@@ -122,7 +123,7 @@ check $rc 0 "untag_paths: $P tagged and $P untagged calls on each path"
 while read -r what path pid a b; do
 	case $what in
 	untag) check "$(count $pid tagged_addr_untag "\$6 == \"tagged=$a\"")" "$b" \
-		"tagged_addr_untag: $path: one per call given $a" ;;
+		"tagged_addr_untag: $path: one per check given $a" ;;
 	untag_total) check "$(count $pid tagged_addr_untag)" "$a" \
 		"tagged_addr_untag: $path: no other event (untagged calls, __get_user/__put_user)" ;;
 	esac

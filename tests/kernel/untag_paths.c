@@ -2,10 +2,11 @@
 /*
  * untag_paths N: for each uaccess path (tests/lib/uaccess_paths.h), one
  * tagged process makes N calls with tagged pointers, then N with the same
- * pointers untagged. The tagged_addr_untag event must fire once per
- * tagged pointer a call was given, however many user-limit checks the
- * path makes: N events with each tagged value, none for anything else
- * (the untagged calls, __get_user()/__put_user() after a check).
+ * pointers untagged. The tagged_addr_untag event must fire once for each
+ * user-limit check that strips a tag: N times the path's checks (the
+ * table in uaccess_paths.h names them) with each tagged value, and none
+ * for anything else (the untagged calls, __get_user()/__put_user() after
+ * a check).
  *
  * Each path runs in a process of its own, which prints, for
  * tests/kernel/trace-guest.sh, one line a tagged pointer:
@@ -39,11 +40,12 @@ static int run_path(const struct uaccess_path *up, int n, unsigned long tag)
 	for (k = 0; k < n; k++)
 		if (up->call(&c, c.obj) < 0)
 			return 3;
-	printf("untag %s %d %p %d\n", up->name, getpid(), p, n);
+	printf("untag %s %d %p %d\n", up->name, getpid(), p, n * up->checks);
 	if (up->off2)
 		printf("untag %s %d %p %d\n", up->name, getpid(),
-		       (char *)p + up->off2, n);
-	printf("untag_total %s %d %d\n", up->name, getpid(), up->off2 ? 2 * n : n);
+		       (char *)p + up->off2, n * up->checks2);
+	printf("untag_total %s %d %d\n", up->name, getpid(),
+	       n * (up->checks + up->checks2));
 	return 0;
 }
 

@@ -203,23 +203,38 @@ static inline long up_uring_read(struct uctx *c, void *p)
 	return up_fill(c, "hello") ? uring_read(c->p[0], p, 5) : -1000;
 }
 
+/*
+ * checks, checks2: the user-limit checks a call runs on the pointer at p
+ * and at p + off2, each stripping its tag once and firing tagged_addr_untag
+ * once (tests/kernel/untag_paths.c), on 6.12 with the series:
+ *   read         vfs_read()'s access_ok(), then _copy_to_iter()'s
+ *   write        vfs_write()'s access_ok(), then _copy_from_iter()'s
+ *   iovec        the buffer: import_ubuf() and _copy_to_iter(); the iovec
+ *                array: copy_iovec_from_user()
+ *   poll         _copy_from_user() of the fds, do_sys_poll()'s
+ *                user_write_access_begin() for the results
+ *   io_uring     import_ubuf() and _copy_to_iter()
+ * and one check on every other path. __get_user()/__put_user() (epoll's
+ * events, futex_get_value_locked()) run after a check and strip nothing.
+ */
 static const struct uaccess_path {
 	const char *name;
 	long (*call)(struct uctx *c, void *p);
 	size_t off2;	/* a second user pointer at p + off2, if not 0 */
+	int checks, checks2;
 } uaccess_paths[] = {
-	{ "read", up_read, 0 },
-	{ "write", up_write, 0 },
-	{ "uname", up_uname, 0 },
-	{ "get_user", up_get_user, 0 },
-	{ "put_user", up_put_user, 0 },
-	{ "strncpy_from_user", up_open, 0 },
-	{ "iovec", up_readv, UP_IOV_OFF },
-	{ "poll", up_poll, 0 },
-	{ "epoll_wait", up_epoll_wait, 0 },
-	{ "futex_wake", up_futex_wake, 0 },
-	{ "futex_wait", up_futex_wait, 0 },
-	{ "io_uring_read", up_uring_read, 0 },
+	{ "read", up_read, 0, 2, 0 },
+	{ "write", up_write, 0, 2, 0 },
+	{ "uname", up_uname, 0, 1, 0 },
+	{ "get_user", up_get_user, 0, 1, 0 },
+	{ "put_user", up_put_user, 0, 1, 0 },
+	{ "strncpy_from_user", up_open, 0, 1, 0 },
+	{ "iovec", up_readv, UP_IOV_OFF, 2, 1 },
+	{ "poll", up_poll, 0, 2, 0 },
+	{ "epoll_wait", up_epoll_wait, 0, 1, 0 },
+	{ "futex_wake", up_futex_wake, 0, 1, 0 },
+	{ "futex_wait", up_futex_wait, 0, 1, 0 },
+	{ "io_uring_read", up_uring_read, 0, 2, 0 },
 };
 
 #define NR_UACCESS_PATHS ((int)(sizeof(uaccess_paths) / sizeof(uaccess_paths[0])))
