@@ -169,7 +169,7 @@ static __u32 wanted_events(const struct tt_env *env)
 	case TT_CMD_TOP:
 		return TT_ALL_EVENTS;
 	case TT_CMD_TAGS:
-		return 1U << TT_EV_CTRL | 1U << TT_EV_UNTAG | 1U << TT_EV_FAULT;
+		return TT_TAGS_EVENTS;
 	default:
 		return 0;
 	}

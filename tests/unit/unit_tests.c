@@ -2823,10 +2823,13 @@ static void test_tagfmt(void)
 	ok(tt_tags_untagged_share(&r.rows[1].tags) == 0,
 	   "untagged share of nothing: 0");
 
-	tt_tags_json(mem_open(&m), &r, 7, 1, 2);
+	tt_tags_json(mem_open(&m), &r, src_all, 7, 1, 2);
 	t = mem_text(&m);
 	is_str(t,
-	       "{\"ts_ns\":7,\"interval_s\":1.000,\"uncounted\":2,\"processes\":["
+	       "{\"ts_ns\":7,\"interval_s\":1.000,\"uncounted\":2,"
+	       "\"sources\":{\"ctrl\":\"tp_btf/tagged_addr\","
+	       "\"untag\":\"tp_btf/tagged_addr\",\"fault\":\"tp_btf/tagged_addr\"},"
+	       "\"processes\":["
 	       "{\"pid\":10,\"start_ns\":5,\"comm\":\"hw\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,\"exited\":false,\"untags\":5,\"faults\":4,"
 	       "\"tagged_faults\":1,\"distinct_tags\":2,\"untagged_share\":0.333,"
@@ -2851,7 +2854,7 @@ static void test_tagfmt(void)
 	       "tt_tags_json: exact");
 	mem_free(&m);
 
-	tt_tags_text(mem_open(&m), &r, 20);
+	tt_tags_text(mem_open(&m), &r, src_all, 20);
 	t = mem_text(&m);
 	is_str(t,
 	       "PID 10 hw  lam_u57 6 bits\n"
@@ -2864,10 +2867,30 @@ static void test_tagfmt(void)
 	       "tt_tags_text: exact");
 	mem_free(&m);
 
-	tt_tags_text(mem_open(&m), &r, 1);
+	tt_tags_text(mem_open(&m), &r, src_all, 1);
 	t = mem_text(&m);
 	ok(strstr(t, "(1 more)\n") && !strstr(t, "idle"),
 	   "tt_tags_text: max_rows cuts the report, says how many more");
+	mem_free(&m);
+
+	/* Upstream: no untag events, so untags are unknown, not 0. */
+	tt_tags_text(mem_open(&m), &r, src_upstream, 1);
+	t = mem_text(&m);
+	is_str(t,
+	       "PID 10 hw  lam_u57 6 bits\n"
+	       "  - untags, 4 faults (1 with a tag); 2 distinct tags; untagged 3 of 9 (33.3%)\n"
+	       "  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n"
+	       "    0      -     3     1      -     1    63      -     0\n"
+	       "(1 more)\n",
+	       "tt_tags_text: untags without a source are -, no system calls");
+	mem_free(&m);
+	tt_tags_json(mem_open(&m), &r, src_upstream, 7, 1, 0);
+	t = mem_text(&m);
+	ok(strstr(t, "\"untag\":\"unavailable\"") &&
+	   !strstr(t, "\"untags\"") && !strstr(t, "\"untag_tags\"") &&
+	   !strstr(t, "\"syscalls\"") && strstr(t, "\"faults\":4,") &&
+	   strstr(t, "\"fault_tags\":[3,1,"),
+	   "tt_tags_json: untags without a source are left out, as in top");
 	mem_free(&m);
 	tt_tagreport_free(&r);
 }
