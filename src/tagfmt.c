@@ -38,6 +38,7 @@ int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
 		r->rows = n;
 	}
 	row = &r->rows[r->nr++];
+	r->by_proc = false;
 	memset(row, 0, sizeof(*row));
 	row->pid = key->tgid;
 	row->start_ns = key->start_ns;
@@ -54,16 +55,32 @@ int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
 	return 0;
 }
 
+static int by_proc(const void *a, const void *b)
+{
+	const struct tt_tagrow *x = a, *y = b;
+
+	return tt_proc_order(x->pid, x->start_ns, y->pid, y->start_ns);
+}
+
+/*
+ * A search, not a scan: a long tags run holds up to 10240 processes and
+ * 8192 (process, call) pairs, read every interval.
+ */
 int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
 			 __u64 count)
 {
-	struct tt_tagrow *row = NULL;
-	size_t i;
+	struct tt_tagrow want = {
+		.pid = key->proc.tgid, .start_ns = key->proc.start_ns,
+	};
+	struct tt_tagrow *row;
 
-	for (i = 0; i < r->nr && !row; i++)
-		if (r->rows[i].pid == key->proc.tgid &&
-		    r->rows[i].start_ns == key->proc.start_ns)
-			row = &r->rows[i];
+	if (!r->by_proc) {
+		if (r->nr)
+			qsort(r->rows, r->nr, sizeof(*r->rows), by_proc);
+		r->by_proc = true;
+	}
+	row = r->nr ? bsearch(&want, r->rows, r->nr, sizeof(*r->rows),
+			      by_proc) : NULL;
 	if (!row)
 		return 0;
 	if (row->nr_sys == row->cap_sys) {
@@ -123,7 +140,9 @@ void tt_tagreport_sort(struct tt_tagreport *r)
 {
 	size_t i;
 
-	qsort(r->rows, r->nr, sizeof(*r->rows), by_activity);
+	if (r->nr)
+		qsort(r->rows, r->nr, sizeof(*r->rows), by_activity);
+	r->by_proc = false;
 	for (i = 0; i < r->nr; i++)
 		if (r->rows[i].nr_sys)
 			qsort(r->rows[i].sys, r->rows[i].nr_sys,
@@ -137,6 +156,7 @@ void tt_tagreport_clear(struct tt_tagreport *r)
 	for (i = 0; i < r->nr; i++)
 		free(r->rows[i].sys);
 	r->nr = 0;
+	r->by_proc = false;
 }
 
 void tt_tagreport_free(struct tt_tagreport *r)

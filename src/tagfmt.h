@@ -34,6 +34,7 @@ struct tt_tagrow {
 struct tt_tagreport {
 	struct tt_tagrow *rows;
 	size_t nr, cap;
+	bool by_proc;		/* rows in process order, for add_sys */
 };
 
 /* A process from the counter map (p) and the tags map (t, NULL: none). */

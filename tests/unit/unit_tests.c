@@ -2895,6 +2895,49 @@ static void test_tagfmt(void)
 	tt_tagreport_free(&r);
 }
 
+/* System calls find their process among many, PIDs reused, any order. */
+static void test_tagreport_many(void)
+{
+	struct tt_tagreport r = {};
+	struct tt_proc p = {};
+	struct tt_proc_key k = {};
+	struct tt_sys_key sk = {};
+	size_t i, bad = 0;
+
+	for (i = 2000; i > 0; i--) {
+		k.tgid = i % 700;
+		k.start_ns = i;
+		tt_tagreport_add(&r, &k, &p, NULL);
+	}
+	for (i = 1; i <= 2000; i++) {
+		sk.proc.tgid = i % 700;
+		sk.proc.start_ns = i;
+		sk.nr = i % 7;
+		tt_tagreport_add_sys(&r, &sk, i);
+	}
+	sk.proc.tgid = 5;
+	sk.proc.start_ns = 6;	/* PID 5's start times are 5, 705, 1405 */
+	tt_tagreport_add_sys(&r, &sk, 1);
+	k.tgid = 9999;		/* added after system calls were */
+	k.start_ns = 1;
+	tt_tagreport_add(&r, &k, &p, NULL);
+	sk.proc = k;
+	tt_tagreport_add_sys(&r, &sk, 42);
+	tt_tagreport_sort(&r);
+	for (i = 0; i < r.nr; i++) {
+		const struct tt_tagrow *row = &r.rows[i];
+		__u64 want = row->pid == 9999 ? 42 : row->start_ns;
+
+		bad += row->nr_sys != 1 || row->sys[0].count != want ||
+		       (row->pid != 9999 &&
+			row->sys[0].nr != (int)(row->start_ns % 7));
+	}
+	is_uint(r.nr, 2001, "tagreport: 2001 processes");
+	is_uint(bad, 0, "tagreport: each process's system calls its own, "
+		"PIDs reused, rows added in any order");
+	tt_tagreport_free(&r);
+}
+
 static void test_openmetrics_tag_values(void)
 {
 	struct tt_tagreport r = { 0 };
@@ -2947,6 +2990,7 @@ int main(void)
 	test_openmetrics();
 	test_sysnames();
 	test_tagfmt();
+	test_tagreport_many();
 	test_openmetrics_tag_values();
 	return tap_done();
 }
