@@ -31,6 +31,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define TAG_FIELD_DEFAULT	(0x3fULL << 57)
 /* A register this near a fault's address is the pointer that faulted. */
 #define FAULT_REG_WINDOW	(64 * 1024)
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 /* Set by the frontend between open and load. */
 const volatile __u32 targ_tgid;			/* 0: every process */
@@ -359,9 +360,21 @@ static __always_inline void syscalls_add(int nr)
  * at a user fault, the faulting context; at a fault in a system call, its
  * arguments. A register holding a pointer with tag bits (bit 63 clear)
  * whose untagged value is within FAULT_REG_WINDOW of address is taken as
- * the pointer that faulted.
+ * the pointer that faulted. In a system call only its six argument
+ * registers count: the others hold whatever user space left in them,
+ * such as the tagged pointers HWASan keeps in callee-saved registers.
  */
-static __always_inline __u64 fault_pointer(__u64 address, __u64 untagged)
+static __always_inline bool tagged_near(__u64 v, __u64 mask, __u64 address)
+{
+	__u64 u = v & mask;
+
+	if ((__s64)v < 0 || u == v)
+		return false;
+	return u - address + FAULT_REG_WINDOW < 2 * FAULT_REG_WINDOW;
+}
+
+static __always_inline __u64 fault_pointer(__u64 address, __u64 untagged,
+					   __u64 error_code)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 mask = mm_untag_mask(current_mm());
@@ -376,15 +389,20 @@ static __always_inline __u64 fault_pointer(__u64 address, __u64 untagged)
 	if (bpf_probe_read_kernel(&regs, sizeof(regs),
 				  (void *)bpf_task_pt_regs(task)))
 		return 0;
-#pragma unroll
-	for (i = 0; i < sizeof(regs) / sizeof(__u64); i++) {
-		__u64 v = r[i], u = v & mask;
+	if (!(error_code & X86_PF_USER)) {
+		__u64 args[] = { regs.di, regs.si, regs.dx, regs.r10, regs.r8,
+				 regs.r9 };
 
-		if ((__s64)v < 0 || u == v)
-			continue;
-		if (u - address + FAULT_REG_WINDOW < 2 * FAULT_REG_WINDOW)
-			return v;
+#pragma unroll
+		for (i = 0; i < ARRAY_SIZE(args); i++)
+			if (tagged_near(args[i], mask, address))
+				return args[i];
+		return 0;
 	}
+#pragma unroll
+	for (i = 0; i < sizeof(regs) / sizeof(__u64); i++)
+		if (tagged_near(r[i], mask, address))
+			return r[i];
 	return 0;
 }
 
@@ -491,7 +509,7 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 
 	if (!wanted(tgid))
 		return 0;
-	r.fault.tagged = fault_pointer(address, untagged);
+	r.fault.tagged = fault_pointer(address, untagged, error_code);
 	if (r.fault.tagged)
 		r.fault.tag = tag_of(r.fault.tagged);
 	p = count(TT_EV_FAULT, mode, -1);

@@ -15,7 +15,7 @@
  * and UAI alike, so 0-63; tag 0 is an untagged pointer.
  */
 #define TT_TAG_VALUES	64
-#define TT_NO_SYSCALL	(-1)	/* no system call: a kernel or io_uring thread */
+#define TT_NO_SYSCALL	(-1)	/* kernel, io_uring thread; user mode */
 
 /* Event kinds: ring buffer record type, counter index, -e names. */
 enum tt_event_kind {

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -168,7 +169,7 @@ static __u32 wanted_events(const struct tt_env *env)
 	case TT_CMD_TOP:
 		return TT_ALL_EVENTS;
 	case TT_CMD_TAGS:
-		return 1U << TT_EV_CTRL | 1U << TT_EV_UNTAG | 1U << TT_EV_FAULT;
+		return TT_TAGS_EVENTS;
 	default:
 		return 0;
 	}
@@ -372,6 +373,58 @@ int tt_session_read_tags(const struct tt_session *s, struct tt_tagreport *r)
 			return -ENOMEM;
 	}
 	tt_tagreport_sort(r);
+	return 0;
+}
+
+static bool same_proc(const struct tt_proc_key *a, const struct tt_proc_key *b)
+{
+	return a->tgid == b->tgid && a->start_ns == b->start_ns;
+}
+
+/*
+ * Drop processes from every per-process map: their counters, tag values
+ * and untags by system call. The system call map is keyed by process and
+ * call, so it is walked once for all of them; its keys are collected
+ * before any is deleted, as a deleted key would restart the walk.
+ */
+int tt_session_forget(const struct tt_session *s,
+		      const struct tt_proc_key *keys, size_t n)
+{
+	int procs = bpf_map__fd(s->skel->maps.procs);
+	int tags = bpf_map__fd(s->skel->maps.tags);
+	int sys = bpf_map__fd(s->skel->maps.syscalls);
+	struct tt_sys_key skey, snext, *pskey = NULL, *gone = NULL;
+	size_t i, nr = 0, cap = 0;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		bpf_map_delete_elem(procs, &keys[i]);
+		bpf_map_delete_elem(tags, &keys[i]);
+	}
+	while (!bpf_map_get_next_key(sys, pskey, &snext)) {
+		skey = snext;
+		pskey = &skey;
+		for (i = 0; i < n && !same_proc(&skey.proc, &keys[i]); i++)
+			;
+		if (i == n)
+			continue;
+		if (nr == cap) {
+			size_t c = cap ? 2 * cap : 16;
+			struct tt_sys_key *g = realloc(gone, c * sizeof(*g));
+
+			if (!g) {
+				free(gone);
+				return -ENOMEM;
+			}
+			gone = g;
+			cap = c;
+		}
+		gone[nr++] = skey;
+	}
+	for (i = 0; i < nr; i++)
+		bpf_map_delete_elem(sys, &gone[i]);
+	free(gone);
 	return 0;
 }
 

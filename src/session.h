@@ -40,6 +40,9 @@ int tt_session_read_hists(const struct tt_session *s,
 			  struct tt_hist_entry *out);
 /* Every process's counters, tag values and untags by system call, sorted. */
 int tt_session_read_tags(const struct tt_session *s, struct tt_tagreport *r);
+/* Drop n processes from the counter, tag and system call maps. */
+int tt_session_forget(const struct tt_session *s,
+		      const struct tt_proc_key *keys, size_t n);
 int tt_session_events_fd(const struct tt_session *s);
 int tt_session_syms_fd(const struct tt_session *s);
 /* Detaches every program: no event is produced after it returns. */

@@ -7,7 +7,7 @@
 
 /*
  * The name of system call nr: "write"; "none" for TT_NO_SYSCALL (no system
- * call: a kernel or io_uring thread), "syscall_NR" for a number the header
+ * call: a kernel or io_uring thread, or none in progress), "syscall_NR" for a number the header
  * does not name. buf holds the latter.
  */
 const char *tt_syscall_name(int nr, char *buf, size_t len);

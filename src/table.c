@@ -177,7 +177,8 @@ static void json_counts(struct json *j, const char *key, const __u64 *count,
 	json_end(&o);
 }
 
-static void json_sources(struct json *j, const enum tt_source *src)
+static void json_sources(struct json *j, const enum tt_source *src,
+			 __u32 kinds)
 {
 	struct json o;
 	int k;
@@ -185,17 +186,21 @@ static void json_sources(struct json *j, const enum tt_source *src)
 	json_key(j, "sources");
 	json_begin(&o, j->out);
 	for (k = 0; k < TT_EV_MAX; k++)
-		json_kstr(&o, tt_event_name(k), tt_source_name(src[k]));
+		if (kinds & (1U << k))
+			json_kstr(&o, tt_event_name(k),
+				  tt_source_name(src[k]));
 	json_end(&o);
 }
 
 void tt_json_report_begin(struct json *j, FILE *out, __u64 ts_ns,
-			  double interval, __u64 uncounted)
+			  double interval, __u64 uncounted,
+			  const enum tt_source *src, __u32 kinds)
 {
 	json_begin(j, out);
 	json_kuint(j, "ts_ns", ts_ns);
 	json_kdouble(j, "interval_s", interval);
 	json_kuint(j, "uncounted", uncounted);
+	json_sources(j, src, kinds);
 }
 
 void tt_json_process(struct json *p, FILE *out, __u32 pid, __u64 start_ns,
@@ -216,8 +221,8 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s,
 	struct json j;
 	size_t i;
 
-	tt_json_report_begin(&j, out, ts_ns, interval, uncounted);
-	json_sources(&j, src);
+	tt_json_report_begin(&j, out, ts_ns, interval, uncounted, src,
+			     TT_ALL_EVENTS);
 	json_key(&j, "processes");
 	fputc('[', out);
 	for (i = 0; i < s->nr; i++) {

@@ -51,9 +51,14 @@ int tt_proc_order(__u32 pid_a, __u64 start_a, __u32 pid_b, __u64 start_b);
 void tt_table_text(FILE *out, const struct tt_snapshot *s,
 		   const enum tt_source *src, size_t max_rows);
 struct json;
-/* A report's opening: "{ts_ns, interval_s, uncounted" (top and tags). */
+/*
+ * A report's opening: "{ts_ns, interval_s, uncounted, sources" (top and
+ * tags); src: each event kind's source, of the kinds (1 << kind) the
+ * report counts.
+ */
 void tt_json_report_begin(struct json *j, FILE *out, __u64 ts_ns,
-			  double interval, __u64 uncounted);
+			  double interval, __u64 uncounted,
+			  const enum tt_source *src, __u32 kinds);
 /* A process's opening: "{pid, start_ns, comm, mode, tag_bits". */
 void tt_json_process(struct json *p, FILE *out, __u32 pid, __u64 start_ns,
 		     const char *comm, int mode, int tag_bits);

@@ -38,6 +38,7 @@ int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
 		r->rows = n;
 	}
 	row = &r->rows[r->nr++];
+	r->by_proc = false;
 	memset(row, 0, sizeof(*row));
 	row->pid = key->tgid;
 	row->start_ns = key->start_ns;
@@ -54,16 +55,32 @@ int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
 	return 0;
 }
 
+static int by_proc(const void *a, const void *b)
+{
+	const struct tt_tagrow *x = a, *y = b;
+
+	return tt_proc_order(x->pid, x->start_ns, y->pid, y->start_ns);
+}
+
+/*
+ * A search, not a scan: a long tags run holds up to 10240 processes and
+ * 8192 (process, call) pairs, read every interval.
+ */
 int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
 			 __u64 count)
 {
-	struct tt_tagrow *row = NULL;
-	size_t i;
+	struct tt_tagrow want = {
+		.pid = key->proc.tgid, .start_ns = key->proc.start_ns,
+	};
+	struct tt_tagrow *row;
 
-	for (i = 0; i < r->nr && !row; i++)
-		if (r->rows[i].pid == key->proc.tgid &&
-		    r->rows[i].start_ns == key->proc.start_ns)
-			row = &r->rows[i];
+	if (!r->by_proc) {
+		if (r->nr)
+			qsort(r->rows, r->nr, sizeof(*r->rows), by_proc);
+		r->by_proc = true;
+	}
+	row = r->nr ? bsearch(&want, r->rows, r->nr, sizeof(*r->rows),
+			      by_proc) : NULL;
 	if (!row)
 		return 0;
 	if (row->nr_sys == row->cap_sys) {
@@ -123,7 +140,9 @@ void tt_tagreport_sort(struct tt_tagreport *r)
 {
 	size_t i;
 
-	qsort(r->rows, r->nr, sizeof(*r->rows), by_activity);
+	if (r->nr)
+		qsort(r->rows, r->nr, sizeof(*r->rows), by_activity);
+	r->by_proc = false;
 	for (i = 0; i < r->nr; i++)
 		if (r->rows[i].nr_sys)
 			qsort(r->rows[i].sys, r->rows[i].nr_sys,
@@ -137,6 +156,7 @@ void tt_tagreport_clear(struct tt_tagreport *r)
 	for (i = 0; i < r->nr; i++)
 		free(r->rows[i].sys);
 	r->nr = 0;
+	r->by_proc = false;
 }
 
 void tt_tagreport_free(struct tt_tagreport *r)
@@ -146,8 +166,18 @@ void tt_tagreport_free(struct tt_tagreport *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* A count, or "-" when its event has no source. */
+static void text_count(FILE *out, bool known, int width, __u64 n)
+{
+	if (known)
+		fprintf(out, "%*llu", width, (unsigned long long)n);
+	else
+		fprintf(out, "%*s", width, "-");
+}
+
 /* Tags with any count, four "TAG UNTAG FAULT" cells a line. */
-static void text_tags(FILE *out, const struct tt_tags *t)
+static void text_tags(FILE *out, const struct tt_tags *t,
+		      const enum tt_source *src)
 {
 	int i, cells = 0;
 
@@ -157,9 +187,12 @@ static void text_tags(FILE *out, const struct tt_tags *t)
 		if (!cells)
 			fputs("  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n",
 			      out);
-		fprintf(out, "%s%5d %6llu %5llu", cells % 4 ? " " : "", i,
-			(unsigned long long)t->untag[i],
-			(unsigned long long)t->fault[i]);
+		fprintf(out, "%s%5d ", cells % 4 ? " " : "", i);
+		text_count(out, src[TT_EV_UNTAG] != TT_SRC_NONE, 6,
+			   t->untag[i]);
+		fputc(' ', out);
+		text_count(out, src[TT_EV_FAULT] != TT_SRC_NONE, 5,
+			   t->fault[i]);
 		if (++cells % 4 == 0)
 			fputc('\n', out);
 	}
@@ -193,8 +226,11 @@ static void text_syscalls(FILE *out, const struct tt_tagrow *row)
 	fputc('\n', out);
 }
 
-void tt_tags_text(FILE *out, const struct tt_tagreport *r, size_t max_rows)
+void tt_tags_text(FILE *out, const struct tt_tagreport *r,
+		  const enum tt_source *src, size_t max_rows)
 {
+	bool untags = src[TT_EV_UNTAG] != TT_SRC_NONE;
+	bool faults = src[TT_EV_FAULT] != TT_SRC_NONE;
 	size_t i;
 
 	for (i = 0; i < r->nr && i < max_rows; i++) {
@@ -205,16 +241,20 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r, size_t max_rows)
 		fprintf(out, "PID %u %s  %s %d bits%s\n", row->pid, row->comm,
 			tt_mode_name(row->mode), row->tag_bits,
 			row->gone ? " (exited)" : "");
-		fprintf(out, "  %llu untags, %llu faults (%llu with a tag); %d distinct tags; untagged %llu of %llu (%.1f%%)\n",
-			(unsigned long long)row->untags,
-			(unsigned long long)row->faults,
-			(unsigned long long)row->tagged_faults,
+		fputs("  ", out);
+		text_count(out, untags, 0, row->untags);
+		fputs(" untags, ", out);
+		text_count(out, faults, 0, row->faults);
+		fputs(" faults (", out);
+		text_count(out, faults, 0, row->tagged_faults);
+		fprintf(out, " with a tag); %d distinct tags; untagged %llu of %llu (%.1f%%)\n",
 			tt_tags_distinct(&row->tags),
 			(unsigned long long)row->tags.fault[0],
 			(unsigned long long)all,
 			100 * tt_tags_untagged_share(&row->tags));
-		text_tags(out, &row->tags);
-		text_syscalls(out, row);
+		text_tags(out, &row->tags, src);
+		if (untags)
+			text_syscalls(out, row);
 	}
 	if (r->nr > max_rows)
 		fprintf(out, "(%zu more)\n", r->nr - max_rows);
@@ -253,13 +293,17 @@ static void json_syscalls(struct json *j, const struct tt_tagrow *row)
 	fputc(']', j->out);
 }
 
-void tt_tags_json(FILE *out, const struct tt_tagreport *r, __u64 ts_ns,
-		  double interval, __u64 uncounted)
+void tt_tags_json(FILE *out, const struct tt_tagreport *r,
+		  const enum tt_source *src, __u64 ts_ns, double interval,
+		  __u64 uncounted)
 {
+	bool untags = src[TT_EV_UNTAG] != TT_SRC_NONE;
+	bool faults = src[TT_EV_FAULT] != TT_SRC_NONE;
 	struct json j;
 	size_t i;
 
-	tt_json_report_begin(&j, out, ts_ns, interval, uncounted);
+	tt_json_report_begin(&j, out, ts_ns, interval, uncounted, src,
+			     TT_TAGS_EVENTS);
 	json_key(&j, "processes");
 	fputc('[', out);
 	for (i = 0; i < r->nr; i++) {
@@ -271,15 +315,21 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r, __u64 ts_ns,
 		tt_json_process(&p, out, row->pid, row->start_ns, row->comm,
 				row->mode, row->tag_bits);
 		json_kbool(&p, "exited", row->gone);
-		json_kuint(&p, "untags", row->untags);
-		json_kuint(&p, "faults", row->faults);
-		json_kuint(&p, "tagged_faults", row->tagged_faults);
+		if (untags)
+			json_kuint(&p, "untags", row->untags);
+		if (faults) {
+			json_kuint(&p, "faults", row->faults);
+			json_kuint(&p, "tagged_faults", row->tagged_faults);
+		}
 		json_kint(&p, "distinct_tags", tt_tags_distinct(&row->tags));
 		json_kdouble(&p, "untagged_share",
 			     tt_tags_untagged_share(&row->tags));
-		json_array(&p, "untag_tags", row->tags.untag);
-		json_array(&p, "fault_tags", row->tags.fault);
-		json_syscalls(&p, row);
+		if (untags)
+			json_array(&p, "untag_tags", row->tags.untag);
+		if (faults)
+			json_array(&p, "fault_tags", row->tags.fault);
+		if (untags)
+			json_syscalls(&p, row);
 		json_end(&p);
 	}
 	fputc(']', out);

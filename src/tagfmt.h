@@ -34,6 +34,7 @@ struct tt_tagrow {
 struct tt_tagreport {
 	struct tt_tagrow *rows;
 	size_t nr, cap;
+	bool by_proc;		/* rows in process order, for add_sys */
 };
 
 /* A process from the counter map (p) and the tags map (t, NULL: none). */
@@ -53,8 +54,19 @@ int tt_tags_distinct(const struct tt_tags *t);
 /* Untagged pointers (faults with tag 0) among every pointer counted. */
 double tt_tags_untagged_share(const struct tt_tags *t);
 
-void tt_tags_text(FILE *out, const struct tt_tagreport *r, size_t max_rows);
-void tt_tags_json(FILE *out, const struct tt_tagreport *r, __u64 ts_ns,
-		  double interval, __u64 uncounted);
+/*
+ * src: each event kind's source (enum tt_source). Untags and faults whose
+ * event has none (TT_SRC_NONE, a kernel without the tagged_addr events)
+ * are unknown, not 0: "-" in text, left out of JSON, as top does.
+ */
+/* The events tags counts: its JSON names their sources. */
+#define TT_TAGS_EVENTS \
+	(1U << TT_EV_CTRL | 1U << TT_EV_UNTAG | 1U << TT_EV_FAULT)
+
+void tt_tags_text(FILE *out, const struct tt_tagreport *r,
+		  const enum tt_source *src, size_t max_rows);
+void tt_tags_json(FILE *out, const struct tt_tagreport *r,
+		  const enum tt_source *src, __u64 ts_ns, double interval,
+		  __u64 uncounted);
 
 #endif /* TT_TAGFMT_H */

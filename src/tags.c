@@ -42,8 +42,8 @@ int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 		uncounted = tt_session_stat(s, TT_STAT_PROC_FULL) +
 			    tt_session_stat(s, TT_STAT_TAGS_FULL);
 		if (env->json) {
-			tt_tags_json(stdout, &rep, now, (now - last) / 1e9,
-				     uncounted);
+			tt_tags_json(stdout, &rep, s->src, now,
+				     (now - last) / 1e9, uncounted);
 		} else {
 			char when[16];
 
@@ -54,7 +54,7 @@ int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 				printf("  %llu events uncounted (a map full)",
 				       (unsigned long long)uncounted);
 			putchar('\n');
-			tt_tags_text(stdout, &rep, MAX_TEXT_ROWS);
+			tt_tags_text(stdout, &rep, s->src, MAX_TEXT_ROWS);
 		}
 		fflush(stdout);
 		last = now;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
@@ -106,19 +107,35 @@ static int snapshot(int fd, struct tt_snapshot *cur,
 	return 0;
 }
 
-static void prune(int fd, const struct tt_snapshot *cur)
+/*
+ * Exited processes idle long enough leave every per-process map: the
+ * counters, and with --tag-values the tag values and system calls, which
+ * would otherwise fill up in a long run.
+ */
+static void prune(const struct tt_session *s, const struct tt_snapshot *cur)
 {
-	size_t i;
+	static struct tt_proc_key *keys;
+	static size_t cap;
+	size_t i, n = 0;
 
+	if (cur->nr > cap) {
+		struct tt_proc_key *k = realloc(keys, cur->nr * sizeof(*k));
+
+		if (!k)
+			return;		/* pruned at the next report */
+		keys = k;
+		cap = cur->nr;
+	}
 	for (i = 0; i < cur->nr; i++) {
 		const struct tt_row *r = &cur->rows[i];
-		struct tt_proc_key key = {
-			.tgid = r->pid, .start_ns = r->start_ns,
-		};
 
-		if (r->gone && r->idle >= PRUNE_AFTER)
-			bpf_map_delete_elem(fd, &key);
+		if (r->gone && r->idle >= PRUNE_AFTER) {
+			memset(&keys[n], 0, sizeof(keys[n]));	/* the pad too */
+			keys[n].tgid = r->pid;
+			keys[n++].start_ns = r->start_ns;
+		}
 	}
+	tt_session_forget(s, keys, n);
 }
 
 /* The OpenMetrics file, rewritten whole; a failure is said once a run. */
@@ -203,7 +220,7 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env,
 		}
 		report(s, env, &snaps[cur], (now - last) / 1e9);
 		last = now;
-		prune(fd, &snaps[cur]);
+		prune(s, &snaps[cur]);
 		cur = !cur;
 		if (tt_stop_due(stop) || (env->count && ++reports >= env->count))
 			break;

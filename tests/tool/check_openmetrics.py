@@ -1,7 +1,10 @@
 #!/usr/bin/python3
-"""check_openmetrics.py FILE TOP_JSON: FILE is strict OpenMetrics text and
-its counters equal the last report of `tagtrace top --json` (TOP_JSON),
-which was written from the same snapshot. Prints TAP, unnumbered.
+"""check_openmetrics.py FILE TOP_JSON [--tag-values]: FILE is strict
+OpenMetrics text and its counters equal the last report of `tagtrace top
+--json` (TOP_JSON), which was written from the same snapshot. With
+--tag-values (top was given it) FILE has tagtrace_tag_values, adding up to
+each process's untag and fault counts; without, it has no such family.
+Prints TAP, unnumbered.
 
 The parser follows the OpenMetrics 1.0 text format: metadata lines before
 their family's samples, each family once, counter samples named
@@ -115,6 +118,7 @@ def check_histogram(fam, samples):
 
 def main():
     path, top_path = sys.argv[1:3]
+    tag_values = sys.argv[3:4] == ["--tag-values"]
     try:
         with open(path) as f:
             families, errors = parse(f.read())
@@ -154,6 +158,9 @@ def main():
         ok(fwt == want, "tagtrace_faults_with_tag_total equals top --json's "
            f"tagged_faults for every process ({sum(want.values())} faults)",
            f"file {fwt}", f"top {want}")
+    ok(("tagtrace_tag_values" in families) == tag_values,
+       "tagtrace_tag_values is there " +
+       ("with --tag-values" if tag_values else "only with --tag-values"))
     if "tagtrace_tag_values" in families:
         sums = {}
         for _, l, v in families["tagtrace_tag_values"]["samples"]:

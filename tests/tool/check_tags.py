@@ -5,8 +5,8 @@
 
 DIR holds what tags-guest.sh wrote: tags.json, trace.json, tracefs.txt
 (tagged_addr events and raw_syscalls:sys_enter), workload.out (the clean
-hwasan_prog run), uaf.out and uaf.err (the run HWASan aborts) and
-tagloop.out. Prints TAP, unnumbered.
+hwasan_prog run), uaf.out and uaf.err (the run HWASan aborts),
+tagloop.out and reads.out. Prints TAP, unnumbered.
 """
 import re
 import sys
@@ -146,6 +146,14 @@ def main():
            f"tagloop: exactly its {pages} page writes through one tagged "
            "pointer are faults with a tag, all with its tag",
            f"tagged {p['tagged_faults']} by tag {tagged}")
+
+    reads = workload(d, "reads.out")
+    p = proc(reports, reads["pid"])
+    ok(p is not None and p["faults"] >= pages and p["tagged_faults"] == 0,
+       f"tagloop --reads: its {pages} faults in read() through untagged "
+       "pointers carried no tag, a tagged pointer in %rbx (no argument) "
+       "near them notwithstanding",
+       f"faults {p and p['faults']} tagged {p and p['tagged_faults']}")
 
     with open(f"{d}/uaf.err") as f:
         report = f.read()

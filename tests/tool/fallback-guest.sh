@@ -25,7 +25,10 @@ $TT trace --json -A "$A" > $d/trace.json 2> $d/trace.err &
 tp=$!
 $TT top --json -A "$A" -i 1 --openmetrics $d/tagtrace.prom > $d/top.json 2> $d/top.err &
 pp=$!
-started $d/trace.err "Ctrl-C" && started $d/top.err "Ctrl-C"
+$TT tags --json -A "$A" -i 1 > $d/tags.json 2> $d/tags.err &
+gp=$!
+started $d/trace.err "Ctrl-C" && started $d/top.err "Ctrl-C" &&
+	started $d/tags.err "Ctrl-C"
 $W "$N" 0 "$K" "$F" "$G" arch > $d/workload.out &
 wp=$!
 wait $wp
@@ -33,11 +36,37 @@ rc=$?
 echo "main_pid=$wp" >> $d/workload.out
 build/vm/ptrace_query 5 > $d/ptrace.out || rc=ptrace_query
 sleep 0.3
-stop $tp $pp
+stop $tp $pp $gp
 src=$?
-sed 's/^/# /' $d/trace.err $d/top.err
+sed 's/^/# /' $d/trace.err $d/top.err $d/tags.err
 [ $rc = 0 ] && echo "ok - workload ran on upstream LAM" || echo "not ok - workload ran on upstream LAM: $rc"
-[ $src = 0 ] && echo "ok - tagtrace trace and top exit 0 on SIGINT" ||
-	echo "not ok - tagtrace trace and top exit 0 on SIGINT: $src"
+[ $src = 0 ] && echo "ok - tagtrace trace, top and tags exit 0 on SIGINT" ||
+	echo "not ok - tagtrace trace, top and tags exit 0 on SIGINT: $src"
 python3 tests/tool/check_counts.py fallback $d "$N" 0 "$K" "$F" "$G" "$A"
 python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json
+# tags on the fallbacks: fault tags counted as top counts faults, untags
+# (no source) left out as top leaves them out, not reported as 0.
+python3 - $d/tags.json $d/top.json $d/workload.out "$F" <<'PY'
+import json, sys
+tags = [json.loads(l) for l in open(sys.argv[1])][-1]
+top = [json.loads(l) for l in open(sys.argv[2])][-1]
+def say(good, what, *diag):
+    print(("ok - " if good else "not ok - ") + what)
+    for d in diag if not good else ():
+        print("#   " + str(d))
+src = tags.get("sources", {})
+say(src == {k: top["sources"][k] for k in ("ctrl", "untag", "fault")} and
+    src["untag"] == "unavailable", "tags: sources as top's, untag unavailable",
+    src)
+bad = [p["pid"] for p in tags["processes"]
+       if {"untags", "untag_tags", "syscalls"} & set(p)]
+say(not bad, "tags: no untag counts without an untag source", bad)
+rows = {p["pid"]: p for p in top["processes"]}
+got = {p["pid"]: (p["faults"], sum(p["fault_tags"]), p["tagged_faults"])
+       for p in tags["processes"] if p["pid"] in rows}
+want = {pid: (rows[pid]["total"]["fault"],) * 2 + (rows[pid]["tagged_faults"],)
+        for pid in got}
+say(got == want and sum(f for f, _, _ in got.values()) >= int(sys.argv[4]),
+    "tags: faults, their tag histogram and faults with a tag from "
+    "page_fault_user equal top's", f"tags {got}", f"top  {want}")
+PY

@@ -47,4 +47,4 @@ if [ "$total" = "$kprobes" ] && [ "$kprobes" -gt 0 ]; then
 else
 	echo "not ok - hist: $total switch_mm calls, the kprobe event counted $kprobes"
 fi
-python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json
+python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json --tag-values

@@ -3,13 +3,16 @@
  * tagloop: one process whose tagging events are known exactly, for
  * tagtrace's filter and process-identity tests.
  *
- *   tagloop N [--pages] [--thread NAME] [--exec PATH]
+ *   tagloop N [--pages | --reads] [--thread NAME] [--exec PATH]
  *
  * N > 0: enable tagging (arch_prctl, so upstream LAM works too), then one
  * ARCH_GET_UNTAG_MASK query and N uname() calls through a tagged buffer:
  * two ctrl events and N untags. --pages writes N fresh pages through
  * tagged pointers instead (N tagged faults; upstream LAM, which refuses
- * tagged system calls, too). N = 0: the query alone. --thread makes the
+ * tagged system calls, too). --reads has read() fill N fresh pages from
+ * /dev/zero through untagged pointers while %rbx, which no system call
+ * takes, holds a tagged pointer to the same page: N faults in the kernel,
+ * none through a tagged pointer. N = 0: the query alone. --thread makes the
  * query and the calls in a second thread named NAME (tagging is enabled
  * before it exists, as LAM requires) while the process keeps its own name.
  * --exec then execs PATH (a tagged process is untagged again).
@@ -23,14 +26,30 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <fcntl.h>
 
 #include "../lib/tagging.h"
 
 static long calls;
-static bool pages;
+static bool pages, reads;
+static int zero_fd;
 static struct utsname u;
 static char *region;
+
+/* read(fd, buf, n) with %rbx holding rbx, as a callee-saved value would. */
+static long read_rbx(int fd, void *buf, size_t n, unsigned long rbx)
+{
+	long ret;
+
+	asm volatile("syscall"
+		     : "=a" (ret)
+		     : "0" ((long)SYS_read), "D" ((long)fd), "S" (buf),
+		       "d" (n), "b" (rbx)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
 
 static void *work(void *name)
 {
@@ -41,11 +60,19 @@ static void *work(void *name)
 		prctl(PR_SET_NAME, name);
 	if (arch_prctl(ARCH_GET_UNTAG_MASK, (unsigned long)&mask))
 		return (void *)1;
-	for (i = 0; i < calls; i++)
-		if (pages)
-			*(volatile char *)tag_ptr(region + i * 4096L, 0x2a) = 1;
-		else if (uname(tag_ptr(&u, 1 + i % 63)))
+	for (i = 0; i < calls; i++) {
+		char *page = region + i * 4096L;
+
+		if (pages) {
+			*(volatile char *)tag_ptr(page, 0x2a) = 1;
+		} else if (reads) {
+			if (read_rbx(zero_fd, page, 1,
+				     (unsigned long)tag_ptr(page, 0x2a)) != 1)
+				return (void *)4;
+		} else if (uname(tag_ptr(&u, 1 + i % 63))) {
 			return (void *)3;
+		}
+	}
 	return NULL;
 }
 
@@ -64,6 +91,8 @@ int main(int argc, char **argv)
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--pages"))
 			pages = true;
+		else if (!strcmp(argv[i], "--reads"))
+			reads = true;
 		else if (!strcmp(argv[i], "--thread") && i + 1 < argc)
 			thread = argv[++i];
 		else if (!strcmp(argv[i], "--exec") && i + 1 < argc)
@@ -74,6 +103,9 @@ int main(int argc, char **argv)
 	printf("pid=%d\n", getpid());
 	fflush(stdout);
 	memset(&u, 0, sizeof(u));	/* no fault at a tagged address */
+	zero_fd = open("/dev/zero", O_RDONLY);
+	if (zero_fd < 0)
+		return 1;
 	region = mmap(NULL, (calls + 1) * 4096L, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (region == MAP_FAILED)
@@ -100,6 +132,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: tagloop N [--pages] [--thread NAME] [--exec PATH]\n");
+	fprintf(stderr, "usage: tagloop N [--pages | --reads] [--thread NAME] [--exec PATH]\n");
 	return 2;
 }

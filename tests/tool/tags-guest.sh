@@ -2,7 +2,8 @@
 # tags-guest.sh N W U P: HWASan under tagtrace. hwasan_prog runs twice
 # (N allocations each written W times to /dev/null, U uname() calls, P
 # fresh pages; the second run ends in a use-after-free), then tagloop
-# writes P fresh pages through one tagged pointer. tracefs records the
+# writes P fresh pages through one tagged pointer, and has read() fill P
+# fresh pages through untagged pointers while %rbx holds a tagged one. tracefs records the
 # tagged_addr events and every system call entry meanwhile; `tagtrace tags
 # --json` and `tagtrace trace --json` watch. check_tags.py compares them.
 # Prints TAP (unnumbered).
@@ -23,6 +24,7 @@ $H "$@" --uaf > $d/uaf.out 2> $d/uaf.err
 urc=$?
 build/vm/tagloop "$4" --pages > $d/tagloop.out
 lrc=$?
+build/vm/tagloop "$4" --reads > $d/reads.out || lrc=reads
 sleep 0.3
 stop $gp $tp
 src=$?
@@ -33,8 +35,8 @@ sed 's/^/# /' $d/tags.err $d/trace.err
 	{ echo "not ok - hwasan_prog ran ($*): $rc"; sed 's/^/#   /' $d/workload.err; }
 [ $urc != 0 ] && echo "ok - hwasan_prog --uaf was aborted by HWASan ($urc)" ||
 	echo "not ok - hwasan_prog --uaf was aborted by HWASan: exit 0"
-[ $lrc = 0 ] && echo "ok - tagloop $4 --pages ran" ||
-	echo "not ok - tagloop $4 --pages ran: $lrc"
+[ $lrc = 0 ] && echo "ok - tagloop $4 --pages and --reads ran" ||
+	echo "not ok - tagloop $4 --pages and --reads ran: $lrc"
 [ $src = 0 ] && echo "ok - tagtrace tags and trace exit 0 on SIGINT" ||
 	echo "not ok - tagtrace tags and trace exit 0 on SIGINT: $src"
 python3 tests/tool/check_tags.py $d "$@"

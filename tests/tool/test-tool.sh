@@ -23,6 +23,7 @@ tap_guest --cpu lam -- tests/tool/stop-guest.py
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
 tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh
+tap_guest --cpu lam -- tests/tool/prune-guest.sh 20
 tap_guest --cpu lam -- tests/tool/hist-guest.sh 3 100 200 8 5
 tap_guest --cpu lam -- tests/tool/histmodes-guest.sh auto lam_u57 3 100 200 8 5
 tap_guest --cpu uai -- tests/tool/histmodes-guest.sh raw uai 3 100 200 8 5

@@ -2293,7 +2293,7 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 	"# HELP tagtrace_process_tag_bits Tag bits the process has, by mode, as of its last event\n"
 #define OM_UNCOUNTED_META \
 	"# TYPE tagtrace_uncounted_events counter\n" \
-	"# HELP tagtrace_uncounted_events Events not counted: a process or histogram map was full\n"
+	"# HELP tagtrace_uncounted_events Events not counted: a process, tag value or histogram map was full\n"
 #define OM_HIST_META \
 	"# TYPE tagtrace_switch_mm_seconds histogram\n" \
 	"# UNIT tagtrace_switch_mm_seconds seconds\n" \
@@ -2823,10 +2823,13 @@ static void test_tagfmt(void)
 	ok(tt_tags_untagged_share(&r.rows[1].tags) == 0,
 	   "untagged share of nothing: 0");
 
-	tt_tags_json(mem_open(&m), &r, 7, 1, 2);
+	tt_tags_json(mem_open(&m), &r, src_all, 7, 1, 2);
 	t = mem_text(&m);
 	is_str(t,
-	       "{\"ts_ns\":7,\"interval_s\":1.000,\"uncounted\":2,\"processes\":["
+	       "{\"ts_ns\":7,\"interval_s\":1.000,\"uncounted\":2,"
+	       "\"sources\":{\"ctrl\":\"tp_btf/tagged_addr\","
+	       "\"untag\":\"tp_btf/tagged_addr\",\"fault\":\"tp_btf/tagged_addr\"},"
+	       "\"processes\":["
 	       "{\"pid\":10,\"start_ns\":5,\"comm\":\"hw\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,\"exited\":false,\"untags\":5,\"faults\":4,"
 	       "\"tagged_faults\":1,\"distinct_tags\":2,\"untagged_share\":0.333,"
@@ -2851,7 +2854,7 @@ static void test_tagfmt(void)
 	       "tt_tags_json: exact");
 	mem_free(&m);
 
-	tt_tags_text(mem_open(&m), &r, 20);
+	tt_tags_text(mem_open(&m), &r, src_all, 20);
 	t = mem_text(&m);
 	is_str(t,
 	       "PID 10 hw  lam_u57 6 bits\n"
@@ -2864,11 +2867,74 @@ static void test_tagfmt(void)
 	       "tt_tags_text: exact");
 	mem_free(&m);
 
-	tt_tags_text(mem_open(&m), &r, 1);
+	tt_tags_text(mem_open(&m), &r, src_all, 1);
 	t = mem_text(&m);
 	ok(strstr(t, "(1 more)\n") && !strstr(t, "idle"),
 	   "tt_tags_text: max_rows cuts the report, says how many more");
 	mem_free(&m);
+
+	/* Upstream: no untag events, so untags are unknown, not 0. */
+	tt_tags_text(mem_open(&m), &r, src_upstream, 1);
+	t = mem_text(&m);
+	is_str(t,
+	       "PID 10 hw  lam_u57 6 bits\n"
+	       "  - untags, 4 faults (1 with a tag); 2 distinct tags; untagged 3 of 9 (33.3%)\n"
+	       "  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n"
+	       "    0      -     3     1      -     1    63      -     0\n"
+	       "(1 more)\n",
+	       "tt_tags_text: untags without a source are -, no system calls");
+	mem_free(&m);
+	tt_tags_json(mem_open(&m), &r, src_upstream, 7, 1, 0);
+	t = mem_text(&m);
+	ok(strstr(t, "\"untag\":\"unavailable\"") &&
+	   !strstr(t, "\"untags\"") && !strstr(t, "\"untag_tags\"") &&
+	   !strstr(t, "\"syscalls\"") && strstr(t, "\"faults\":4,") &&
+	   strstr(t, "\"fault_tags\":[3,1,"),
+	   "tt_tags_json: untags without a source are left out, as in top");
+	mem_free(&m);
+	tt_tagreport_free(&r);
+}
+
+/* System calls find their process among many, PIDs reused, any order. */
+static void test_tagreport_many(void)
+{
+	struct tt_tagreport r = {};
+	struct tt_proc p = {};
+	struct tt_proc_key k = {};
+	struct tt_sys_key sk = {};
+	size_t i, bad = 0;
+
+	for (i = 2000; i > 0; i--) {
+		k.tgid = i % 700;
+		k.start_ns = i;
+		tt_tagreport_add(&r, &k, &p, NULL);
+	}
+	for (i = 1; i <= 2000; i++) {
+		sk.proc.tgid = i % 700;
+		sk.proc.start_ns = i;
+		sk.nr = i % 7;
+		tt_tagreport_add_sys(&r, &sk, i);
+	}
+	sk.proc.tgid = 5;
+	sk.proc.start_ns = 6;	/* PID 5's start times are 5, 705, 1405 */
+	tt_tagreport_add_sys(&r, &sk, 1);
+	k.tgid = 9999;		/* added after system calls were */
+	k.start_ns = 1;
+	tt_tagreport_add(&r, &k, &p, NULL);
+	sk.proc = k;
+	tt_tagreport_add_sys(&r, &sk, 42);
+	tt_tagreport_sort(&r);
+	for (i = 0; i < r.nr; i++) {
+		const struct tt_tagrow *row = &r.rows[i];
+		__u64 want = row->pid == 9999 ? 42 : row->start_ns;
+
+		bad += row->nr_sys != 1 || row->sys[0].count != want ||
+		       (row->pid != 9999 &&
+			row->sys[0].nr != (int)(row->start_ns % 7));
+	}
+	is_uint(r.nr, 2001, "tagreport: 2001 processes");
+	is_uint(bad, 0, "tagreport: each process's system calls its own, "
+		"PIDs reused, rows added in any order");
 	tt_tagreport_free(&r);
 }
 
@@ -2924,6 +2990,7 @@ int main(void)
 	test_openmetrics();
 	test_sysnames();
 	test_tagfmt();
+	test_tagreport_many();
 	test_openmetrics_tag_values();
 	return tap_done();
 }
