@@ -5,7 +5,8 @@
  * (tp_btf on tagged_addr_untag). tests/bench/floor.c loads one of them:
  *   empty    does nothing
  *   count    increments a per-CPU counter
- *   ringbuf  reserves and submits an 8-byte record (a failed reserve is
+ *   ringbuf  reserves and submits an 8-byte record in 16 MiB, as the
+ *            bench sizes every tracer's buffer (a failed reserve is
  *            counted in drops), which floor.c consumes and discards
  */
 #include <linux/types.h>
@@ -31,7 +32,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, 16 * 1024 * 1024);
 } rb SEC(".maps");
 
 static __always_inline void bump(void *map)
