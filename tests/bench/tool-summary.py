@@ -59,7 +59,8 @@ def goal(what, value, ok, target, bound=""):
 
 print("== cost per untag event under --icount (guest instructions; median [min-max] of %d rounds)"
       % len(trials("none_ns")))
-print("(an unpaced storm of %.0f calls, timed until the tracer has consumed every record)" % vals.get("cost_calls", 0))
+print("(unpaced storms of %.0f and %.0f calls, each timed until the tracer has consumed every record: the slope)"
+      % (vals.get("cost_calls", 0) // 4, vals.get("cost_calls", 0)))
 print("%-16s %-22s %-22s %s" % ("configuration", "per call", "added", "dropped"))
 confs = ["none", "floor_empty", "floor_count", "floor_ringbuf", "tt_top",
          "tt_trace_null", "tt_trace_pipe", "tt_json_null", "tt_json_pipe",
