@@ -291,7 +291,7 @@ demo-cpus: deps kernel qemu
 	$(Q)tests/vm/demo.sh
 
 ## bench            benchmarks (tests/bench/): tracepoint cost; tagtrace vs the floor and bpftrace,
-##                  each goal PASS/MISS; fails on a wrong drop count (~25 min)
+##                  each goal PASS/MISS; fails on a wrong drop count (~15 min)
 bench: rig tagtrace kernel-notrace
 	$(Q)tests/bench/trace-overhead.sh
 	$(Q)tests/bench/tool-bench.sh

@@ -36,11 +36,11 @@ SECONDS=0
 
 for part in ${BENCH_PARTS:-startup cost rate}; do
 	case $part in
-	startup) echo "== start-up, 5 trials each (about 1 minute)"
+	startup) echo "== start-up, 5 trials each (about 1.5 minutes)"
 		 args="--cpu lam -- $guest startup ${BENCH_TRIALS:-5}" ;;
-	cost)	 echo "== cost, 3 rounds of 14 configurations (about 5 minutes)"
+	cost)	 echo "== cost, 3 rounds of 14 configurations (about 4 minutes)"
 		 args="--cpu lam --icount --timeout 1200 -- $guest cost ${BENCH_CALLS:-20000} ${BENCH_ROUNDS:-3}" ;;
-	rate)	 echo "== zero-loss rate search (about 8 minutes)"
+	rate)	 echo "== zero-loss rate search (about 4 minutes)"
 		 args="--cpu lam --icount --smp 2 --timeout 1800 -- $guest rate ${BENCH_SECS:-2}" ;;
 	hist)	 continue ;;	# after the summary, below
 	*)	 echo "unknown part $part" >&2; exit 1 ;;
