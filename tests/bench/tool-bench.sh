@@ -1,71 +1,65 @@
 #!/bin/bash
-# tagtrace against the equivalent bpftrace 0.17 scripts, in the guest
-# (tests/bench/tool-guest.sh does the work); prints figures and ratios:
-#   start-up to the first event printed     goal: tagtrace <= 1/10 of bpftrace
-#   added cost per event, untag storm       goal: tagtrace <= 1/3 of bpftrace
-#   highest rate with no record lost        goal: tagtrace >= 3x bpftrace
-#   time in switch_mm by mode transition    (tagtrace hist, per CPU model)
-#   tagtrace's memory and its BPF maps      goal: RSS <= 8 MiB
-# Start-up is wall time (TCG, one vCPU). The rest runs with --icount, whose
-# clock counts guest instructions (1 ns each), so figures repeat from run
-# to run; their units are instructions, not time on real hardware.
+# tagtrace against bpftrace 0.17 and against the floor, the cheapest
+# programs on the same event (tests/bench/floor.c, floor.bpf.c), in the
+# guest (tests/bench/tool-guest.sh does the work, tool-summary.py the sums):
+#   cost per untag event (--icount, instructions), 3 rounds of every
+#   configuration side by side: (a) nothing attached, (b) an empty tp_btf
+#   program, (c) a per-CPU counter, (d) ring-buffer reserve/submit with a
+#   consumer that discards; tagtrace top, trace and trace --json (to
+#   /dev/null and to a pipe read by cat); bpftrace count(), printf and -f json
+#   zero-loss rate of trace | cat (--icount, 2 vCPUs): doubling, then
+#   bisection to within 10%, 3 trials a rate, every trial's drop count checked
+#   start-up (wall time): exec to "attached" and to the first event, 5 trials
+#   memory: resident and peak (the peak is libbpf parsing the kernel's BTF)
+#   time in switch_mm by mode transition (tagtrace hist, per CPU model)
+# Prints each goal with PASS or MISS. Exits non-zero when a tracer's drop
+# count is wrong (records + reported drops != calls made) or a guest fails.
+# BENCH_FAKE_MISMATCH=1 adds one to every drop count, to show that it does.
+# BENCH_PARTS="startup cost rate hist" (the default) picks the guests to boot;
+# BENCH_TRIALS (5), BENCH_CALLS (20000), BENCH_ROUNDS (3), BENCH_SECS (2)
+# make a quicker run.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 rig=tests/vm/run
-rates="2500 5000 10000 12500 15000 20000 30000 40000 50000"
+guest=tests/bench/tool-guest.sh
+[ -n "$BENCH_FAKE_MISMATCH" ] && guest+=" --fake-mismatch"
 
-for f in build/tool/tagtrace build/vm/storm build/vm/until build/vm/tagalloc; do
-	[ -x $f ] || { echo "no $f: run 'make rig tagtrace'" >&2; exit 1; }
+for f in build/tool/tagtrace build/vm/storm build/vm/until build/vm/floor \
+	 build/vm/floor.bpf.o; do
+	[ -e $f ] || { echo "no $f: run 'make rig tagtrace'" >&2; exit 1; }
 done
-out=$(mktemp -d)
-trap 'rm -rf $out' EXIT
+# BENCH_OUT=DIR keeps each guest's output there.
+out=${BENCH_OUT:-$(mktemp -d)}
+mkdir -p "$out" || exit 1
+[ -n "$BENCH_OUT" ] || trap 'rm -rf $out' EXIT
+SECONDS=0
 
-echo "== booting 3 guests for start-up, cost and rate (about 5 minutes)"
-$rig --cpu lam -- tests/bench/tool-guest.sh startup > $out/startup || exit 1
-$rig --cpu lam --icount -- tests/bench/tool-guest.sh cost 20000 > $out/cost || exit 1
-$rig --cpu lam --icount --smp 2 --timeout 1200 -- \
-	tests/bench/tool-guest.sh rate $rates > $out/rate || exit 1
-cat $out/startup $out/cost $out/rate | tr ' ' '\n' | grep = > $out/all
+for part in ${BENCH_PARTS:-startup cost rate}; do
+	case $part in
+	startup) echo "== start-up, 5 trials each (about 1.5 minutes)"
+		 args="--cpu lam -- $guest startup ${BENCH_TRIALS:-5}" ;;
+	cost)	 echo "== cost, 3 rounds of 14 configurations (about 4 minutes)"
+		 args="--cpu lam --icount --timeout 1200 -- $guest cost ${BENCH_CALLS:-20000} ${BENCH_ROUNDS:-3}" ;;
+	rate)	 echo "== zero-loss rate search (about 4 minutes)"
+		 args="--cpu lam --icount --smp 2 --timeout 1800 -- $guest rate ${BENCH_SECS:-2}" ;;
+	hist)	 continue ;;	# after the summary, below
+	*)	 echo "unknown part $part" >&2; exit 1 ;;
+	esac
+	# shellcheck disable=SC2086
+	$rig $args | tee $out/$part | grep '^#'
+	[ "${PIPESTATUS[0]}" = 0 ] || {
+		echo "the $part guest failed" >&2
+		exit 1
+	}
+done
+tests/bench/tool-summary.py $out/*
+rc=$?
 
-val() { sed -n "s/^$1=//p" $out/all | head -1; }
-best() { sed -n "s/^$1_[0-9]=//p" $out/all | sort -g | head -1; }
-
-tt=$(best tt_startup) bt=$(best bt_startup)
-awk -v t="$tt" -v b="$bt" 'BEGIN {
-	printf "start-up to first event: tagtrace %.2f s, bpftrace %.2f s: ratio %.3f (goal <= 0.100)\n",
-	       t, b, t / b }'
-none=$(val none_ns_per_call)
-for pair in "tt_top bt_count counting per process" "tt_trace bt_stream streaming each event"; do
-	set -- $pair
-	t=$(val ${1}_ns_per_call) b=$(val ${2}_ns_per_call)
-	awk -v n="$none" -v t="$t" -v b="$b" -v what="$3 $4 $5" 'BEGIN {
-		printf "cost per event, %s: none %d, tagtrace +%d, bpftrace +%d insns: ratio %.3f (goal <= 0.333)\n",
-		       what, n, t - n, b - n, (t - n) / (b - n) }'
-done
-echo "# streaming figures include records a tracer dropped, which cost less; see the rates below"
-for tool in tt bt; do
-	max=0
-	for r in $rates; do
-		lost=$(val ${tool}_lost_$r)
-		[ "$lost" = 0 ] && max=$r
-		printf "%s rate %6d/s: achieved %s, lost %s\n" $tool $r "$(val ${tool}_rate_$r)" "$lost"
-	done
-	eval ${tool}_max=$max
-done
-for r in $rates; do
-	[ "$(val tt_lost_$r)" = "$(val tt_said_$r)" ] ||
-		echo "WARNING: at $r/s tagtrace lost $(val tt_lost_$r) but reported $(val tt_said_$r) drops"
-done
-awk -v t=$tt_max -v b=$bt_max 'BEGIN {
-	printf "highest rate with nothing lost: tagtrace %d/s, bpftrace %d/s: ratio %s (goal >= 3)\n",
-	       t, b, b ? sprintf("%.1f", t / b) : "inf (bpftrace lost records at every rate)" }'
-for m in tt_top tt_trace bt_count bt_stream; do
-	echo "memory $m: RSS $(val ${m}_rss_kb) KiB, peak $(val ${m}_hwm_kb) KiB"
-done
-echo "tagtrace top BPF maps: $(val tt_top_maps_kb) KiB ($(sed -n 's/^# maps: //p' $out/cost))"
-
-echo "== switch_mm cost by mode transition (tagtrace hist, --icount: insns)"
-for cpu in none lam uai; do
+case " ${BENCH_PARTS:-hist} " in
+*" hist "*) echo "== switch_mm cost by mode transition (tagtrace hist, --icount: insns)" ;;
+*) cpus= ;;
+esac
+for cpu in ${cpus-none lam uai}; do
 	# Without tagging, a pipe between two untagged processes switches.
 	load="build/vm/tagalloc 200"
 	[ $cpu = none ] && load="sh -c 'yes | head -c 4000000'"
@@ -78,3 +72,5 @@ for line in sys.stdin:
         t = "same mm (%s)" % h["prev_mode"] if h["same_mm"] else "%s -> %s" % (h["prev_mode"], h["next_mode"])
         print("%-5s %-22s %6d switches, mean %7.0f" % (sys.argv[1], t, h["count"], h["mean"]))' $cpu
 done
+echo "== tool-bench: $((SECONDS / 60)) min $((SECONDS % 60)) s"
+exit $rc
