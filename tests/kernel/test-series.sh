@@ -2,8 +2,9 @@
 # The series as it is submitted: `make series SIGNOFF=...` writes a cover
 # letter and every patch as one mbox that `git am` applies to the pristine
 # tree, authored and signed off by SIGNOFF with no trace of the placeholder;
-# a malformed SIGNOFF is refused; and no commit message carries checkpatch
-# notes in its body (they belong below the ---). Host only, no guest.
+# a malformed SIGNOFF is refused; no commit message carries checkpatch
+# notes in its body (they belong below the ---), and every patch that
+# checkpatch --strict finds anything in justifies it there. Host only.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
@@ -33,5 +34,17 @@ bad=$(for p in kernel/series/[0-9]*.patch; do
 		basename "$p"
 done)
 is "$bad" "" "no commit message has checkpatch notes above the ---"
+
+# checkpatch --strict on each patch (given on stdin): a patch with findings
+# must justify them in a "checkpatch --strict:" note below the ---.
+cp=build/linux-upstream/scripts/checkpatch.pl
+unjustified=$(for p in kernel/series/[0-9]*.patch; do
+	n=$(perl $cp --no-tree --strict --terse - < "$p" 2>/dev/null |
+	    grep -cE 'ERROR|WARNING|CHECK')
+	[ "$n" -eq 0 ] && continue
+	sed -n '/^---$/,/^diff --git/p' "$p" | grep -q 'checkpatch --strict:' ||
+		echo "$(basename "$p"): $n findings"
+done)
+is "$unjustified" "" "every checkpatch --strict finding is justified below the ---"
 
 tap_done
