@@ -1,6 +1,6 @@
 #!/bin/bash
 # The kernel tests, and tagtrace against tracefs, on the debug kernel
-# (KASAN, PROVE_LOCKING, DEBUG_VM): they must pass and leave no splat in
+# (KASAN, PROVE_LOCKING, DEBUG_VM, DEBUG_ENTRY): they must pass and leave no splat in
 # the kernel log. `make check-debug`; too slow
 # for `make check`.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -9,7 +9,7 @@ cd "$top" || exit 1
 # A splat in the kernel log fails the guest run (tests/vm/run exits 253).
 k=build/linux-debug/arch/x86/boot/bzImage
 guest="TAGGED_EXPECT=\$0 build/vm/tagged_addr_test; r=\$?
-tests/kernel/trace-guest.sh 5 200 300 64 20 || r=1
+tests/kernel/trace-guest.sh 5 200 300 64 20 10 \$([ \$0 = uai ] && echo 10 || echo 0) || r=1
 tests/tool/counts-guest.sh auto 3 100 100 8 5 || r=1
 exit \$r"
 for cpu in lam uai; do

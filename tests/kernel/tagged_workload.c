@@ -15,7 +15,10 @@
  * - a tagged and an untagged process, both on CPU 0, ping-pong SWITCHES
  *   rounds through pipes: two mode switches a round;
  * - the tagged process touches FAULTS fresh pages through tagged pointers;
- * - the untagged process dereferences GPS tagged pointers (each a #GP).
+ * - the untagged process dereferences GPS tagged pointers (each a #GP);
+ * - with TAGGED_STACK_DEREFS=N in the environment, the tagged process then
+ *   loads N times through a tagged %rbp, an SS reference: LAM ignores the
+ *   tag, UAI does not (#SS, SIGBUS each). It reports the SIGBUSes seen.
  *
  * Prints what it did, "key=value" a line, for the test to check against.
  * Exits non-zero if any step did not behave.
@@ -93,9 +96,41 @@ static int enables(int n)
 	return bad;
 }
 
-/* The tagged side: SYSCALLS tagged unames, then FAULTS tagged touches. */
+/* A load through %rbp, which makes it an SS reference. */
+static void stack_deref(volatile long *p)
+{
+	asm volatile("push %%rbp\n\t"
+		     "mov %0, %%rbp\n\t"
+		     "mov (%%rbp), %%rax\n\t"
+		     "pop %%rbp"
+		     : : "r" (p) : "rax", "memory");
+}
+
+/* N tagged loads through %rbp; prints how many raised SIGBUS. */
+static void stack_derefs(int n)
+{
+	static volatile long v;
+	volatile int seen = 0;
+	int i;
+
+	signal(SIGBUS, on_segv);
+	for (i = 0; i < n; i++) {
+		if (sigsetjmp(segv_jmp, 1) == 0)
+			stack_deref(tag_ptr((void *)&v, 9));
+		else
+			seen++;
+	}
+	printf("stack_sigbus=%d\n", seen);
+	fflush(stdout);
+}
+
+/*
+ * The tagged side: SYSCALLS tagged unames, then FAULTS tagged touches,
+ * then TAGGED_STACK_DEREFS loads through a tagged %rbp.
+ */
 static void tagged_child(int syscalls, int faults, char *region)
 {
+	const char *stack = getenv("TAGGED_STACK_DEREFS");
 	struct utsname *u = malloc(sizeof(*u));
 	int i;
 
@@ -106,6 +141,8 @@ static void tagged_child(int syscalls, int faults, char *region)
 			_exit(3);
 	for (i = 0; i < faults; i++)
 		*(volatile char *)tag_ptr(region + i * 4096L, 0x2a) = 1;
+	if (stack)
+		stack_derefs(atoi(stack));
 	_exit(0);
 }
 

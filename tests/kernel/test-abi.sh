@@ -9,6 +9,8 @@ cd "$top" || exit 1
 # Each boot: our ABI test, then the in-tree tags test (selftests/mm/tags),
 # which fails if the CPU has a backend (TAGGED_EXPECT) and enabling fails.
 t="build/vm/tagged_addr_test; r=\$?; build/vm/tags_test && exit \$r"
+# The guest kernel has ia32 and x32 system calls: their refusal is tested.
+export TAGGED_COMPAT=1
 TAGGED_EXPECT=none tap_guest --cpu none -- sh -c "$t"
 TAGGED_EXPECT=lam tap_guest --cpu lam -- sh -c "$t"
 TAGGED_EXPECT=lam tap_guest --cpu lam --la57 --smp 2 -- sh -c "$t"

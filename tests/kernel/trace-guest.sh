@@ -2,10 +2,12 @@
 # Guest side of tests/kernel/test-trace.sh: run tagged_workload with the
 # tagged_addr events on in tracefs and check each count against what the
 # workload did. Prints TAP (unnumbered).
-#   trace-guest.sh ENABLES SYSCALLS SWITCHES FAULTS GPS
+#   trace-guest.sh ENABLES SYSCALLS SWITCHES FAULTS GPS STACK SSES
+# STACK tagged loads through %rbp of which SSES raise #SS (all on UAI,
+# none on LAM).
 T=/sys/kernel/tracing
 E=$T/events/tagged_addr
-N=$1 M=$2 K=$3 F=$4 G=$5
+N=$1 M=$2 K=$3 F=$4 G=$5 S=$6 SS=$7
 out=/tmp/tagged_workload.out
 trace=/tmp/trace.txt
 
@@ -20,7 +22,7 @@ for e in ctrl untag mode_switch fault gp; do
 	echo 1 > $E/tagged_addr_$e/enable
 done
 echo 1 > $T/tracing_on
-build/vm/tagged_workload "$N" "$M" "$K" "$F" "$G" > $out
+TAGGED_STACK_DEREFS=$S build/vm/tagged_workload "$N" "$M" "$K" "$F" "$G" > $out
 rc=$?
 echo 0 > $T/tracing_on
 cat $T/trace > $trace
@@ -58,6 +60,11 @@ check "$(count $tagged_pid tagged_addr_untag)" "$M" \
 	"tagged_addr_untag: one per uname() with a tagged buffer"
 check "$(count $untagged_pid tagged_addr_untag)" 0 \
 	"tagged_addr_untag: none for an untagged process making the same calls"
+# The event names the check's code, in the function that made it: uname()
+# copies out through _copy_to_user(). (The thunk is called from out of
+# line, at the end of the section; the site is the jump back's target.)
+check "$(count $tagged_pid tagged_addr_untag '/caller=_copy_to_user\+/')" "$M" \
+	"tagged_addr_untag: every uname() event's caller is _copy_to_user"
 faults=0
 for a in $(awk -v pid=$tagged_pid '/tagged_addr_fault:/ {
 		task = $1; sub(/.*-/, "", task)
@@ -68,8 +75,14 @@ for a in $(awk -v pid=$tagged_pid '/tagged_addr_fault:/ {
 		faults=$((faults + 1))
 done
 check $faults "$F" "tagged_addr_fault: one per fresh page touched through a tagged pointer"
-check "$(count $untagged_pid tagged_addr_gp)" "$G" \
-	"tagged_addr_gp: one per tagged dereference without tagging"
+check "$(count $untagged_pid tagged_addr_gp '/trap=gp/')" "$G" \
+	"tagged_addr_gp: one trap=gp per tagged dereference without tagging"
+check "${stack_sigbus:-x}" "$SS" \
+	"the CPU raised #SS (SIGBUS) for $SS of $S tagged loads through %rbp"
+check "$(count $tagged_pid tagged_addr_gp '/trap=ss/')" "$SS" \
+	"tagged_addr_gp: one trap=ss per tagged load through %rbp that faulted"
+check "$(count $tagged_pid tagged_addr_gp)" "$SS" \
+	"tagged_addr_gp: nothing else for the tagged process"
 # Count by the tagged worker's mm, not its pid: a switch that passes
 # through a kernel thread (lazy TLB) is logged with the kthread as prev_pid.
 mm=$(awk -v pid=$pingpong_pid '/tagged_addr_mode_switch:/ && $0 ~ "next_pid=" pid " " {
@@ -90,7 +103,7 @@ check "$out_of" "$into" "tagged_addr_mode_switch: as many switches out of the ta
 
 # The same workload seen by tp_btf programs (tests/kernel/tp_btf_count*).
 bpf=/tmp/tp_btf.out
-if build/vm/tp_btf_count build/vm/tp_btf_count.bpf.o \
+if TAGGED_STACK_DEREFS=$S build/vm/tp_btf_count build/vm/tp_btf_count.bpf.o \
 	build/vm/tagged_workload "$N" "$M" "$K" "$F" "$G" > $bpf; then
 	echo "ok - tp_btf programs load and run the workload"
 else
@@ -100,7 +113,7 @@ fi
 check "${attached:-0}" 5 "tp_btf: all five tagged_addr events attach"
 check "${ctrl:-x}" $((N + 2)) "tp_btf: tagged_addr_ctrl saw every successful enable"
 check "${untag:-x}" "$M" "tp_btf: tagged_addr_untag saw every tagged uname()"
-check "${gp:-x}" "$G" "tp_btf: tagged_addr_gp saw every tagged #GP"
+check "${gp:-x}" "$((G + SS))" "tp_btf: tagged_addr_gp saw every tagged #GP and #SS"
 [ "${fault:-0}" -ge "$F" ]
 check $? 0 "tp_btf: tagged_addr_fault saw at least the $F tagged faults ($fault)"
 [ "${mode_switch:-0}" -ge $((2 * lo)) ]

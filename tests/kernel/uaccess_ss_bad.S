@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A linked image for tests/kernel/test-uaccess-ss.sh: instructions with
+ * __ex_table entries, as the kernel's user accesses have, some of which
+ * reference SS. arch/x86/tools/uaccess_ss (kernel/series) must name
+ * exactly the ones marked "SS" and fail.
+ */
+	.text
+	.globl _start
+	.type _start, @function
+_start:
+1:	mov (%rbp), %eax		/* SS, EX_TYPE_UACCESS */
+2:	mov 8(%rsp), %rax		/* SS, EX_TYPE_EFAULT_REG */
+3:	movl $0, 16(%rbp,%rcx,4)	/* SS, EX_TYPE_UCOPY_LEN1: SIB base */
+4:	mov (%r13), %eax		/* r13 (REX.B): DS */
+5:	mov 0x10(%r12), %eax		/* r12 (REX.B): DS */
+6:	mov %ss:(%rdi), %eax		/* an SS override, ignored in 64-bit mode */
+7:	mov (,%rbp,2), %eax		/* rbp as the index: DS */
+8:	mov (%rbp), %edx		/* SS, but EX_TYPE_DEFAULT: no user access */
+9:	rep movsb			/* rsi/rdi: DS and ES */
+	ret
+	.size _start, .-_start
+
+	/* struct exception_table_entry: insn, fixup, data (type | imm << 16) */
+	.section __ex_table, "a"
+	.balign 4
+	.long 1b - ., 0, 3
+	.long 2b - ., 0, 0xfff20011
+	.long 3b - ., 0, 0x10013
+	.long 4b - ., 0, 3
+	.long 5b - ., 0, 3
+	.long 6b - ., 0, 3
+	.long 7b - ., 0, 3
+	.long 8b - ., 0, 1
+	.long 9b - ., 0, 0x10013
