@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "commands.h"
@@ -23,6 +24,7 @@ struct trace_ctx {
  * storm that outruns the printer never lets its drain end by itself.
  */
 #define STOP_DRAIN	(-EINTR)
+#define OUT_BUF		(64 * 1024)
 
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -69,10 +71,8 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 		sym->name[strcspn(sym->name, "/")] = 0; /* "+0xoff/0xsize" */
 		rs->addr[i] = addr;
 	}
-	if (rs->addr[i] == addr) {
-		snprintf(buf, len, "%s", sym->name);
-		return buf;
-	}
+	if (rs->addr[i] == addr)
+		return sym->name;	/* the cached name, no copy */
 	if (!rs->kallsyms_tried) {
 		rs->kallsyms_tried = true;
 		f = fopen("/proc/kallsyms", "r");
@@ -113,6 +113,12 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 			env->duration);
 	else
 		fputs("tagtrace: tracing; Ctrl-C to stop\n", stderr);
+	/*
+	 * Records are written a batch at a time (flushed after each drain),
+	 * not in the 4 KiB a pipe's st_blksize gives stdio. Before any output.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, OUT_BUF);
 	if (!env->json)
 		tt_record_header(stdout);
 	fflush(stdout);
