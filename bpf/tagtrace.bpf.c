@@ -42,6 +42,8 @@ const volatile bool targ_usec;			/* hist in us, not ns */
 const volatile bool targ_switch_events;		/* fallback mode switch events */
 const volatile bool targ_count;			/* per-process counters (top) */
 const volatile bool targ_tags;			/* tags and syscalls maps */
+const volatile __u32 targ_wakeup_bytes;		/* 0: the kernel's wake-ups */
+const volatile __u64 targ_wakeup_ns;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -94,6 +96,17 @@ struct {
 	__type(key, __u64);
 	__type(value, struct tt_sym);
 } syms SEC(".maps");
+
+/*
+ * The untag caller this CPU last made sure syms names: a storm comes from
+ * few call sites, so most events skip the hash lookup.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} last_caller SEC(".maps");
 
 /*
  * switch_mm_irqs_off() state, per CPU (it runs with irqs off): what entry
@@ -422,6 +435,35 @@ static __always_inline __u64 fault_pointer(__u64 address, __u64 untagged,
 }
 
 /*
+ * A wake-up per record costs the consumer a context switch per record.
+ * A record wakes it when it finds the buffer empty (the consumer has read
+ * everything, so sleeps or soon will) and no wake-up came in the last
+ * targ_wakeup_ns, or when it brings the unread data to
+ * targ_wakeup_bytes; the others go in without one, and the consumer
+ * polls on a timer for what a burst leaves below that (trace.c). Crossing
+ * the mark, not being past it: a consumer already awake is not woken
+ * again for each record it has yet to read.
+ */
+__u64 last_wakeup_ns;
+
+static __always_inline __u64 wakeup_flags(__u64 now)
+{
+	__u64 avail;
+
+	if (!targ_wakeup_bytes)
+		return 0;
+	avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	if ((!avail && now - last_wakeup_ns >= targ_wakeup_ns) ||
+	    (avail < targ_wakeup_bytes &&
+	     avail + BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record) >=
+	     targ_wakeup_bytes)) {
+		last_wakeup_ns = now;
+		return BPF_RB_FORCE_WAKEUP;
+	}
+	return BPF_RB_NO_WAKEUP;
+}
+
+/*
  * Stream r (its event fields filled) when the frontend wants this kind:
  * the common fields are added here. A full ring buffer is counted.
  */
@@ -438,8 +480,25 @@ static __always_inline void emit(struct tt_record *r, __u32 kind)
 	r->tid = (__u32)id;
 	r->kind = kind;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	if (bpf_ringbuf_output(&events, r, sizeof(*r), 0))
+	if (bpf_ringbuf_output(&events, r, sizeof(*r), wakeup_flags(r->ts_ns)))
 		stat_inc(TT_STAT_DROPS);
+}
+
+/* The kernel's "%pS" of an untag call site into syms, once a site. */
+static __always_inline void name_caller(__u64 caller)
+{
+	__u32 zero = 0;
+	__u64 *last = bpf_map_lookup_elem(&last_caller, &zero);
+	struct tt_sym sym;
+
+	if (last && *last == caller)
+		return;
+	if (last)
+		*last = caller;
+	if (bpf_map_lookup_elem(&syms, &caller))
+		return;
+	BPF_SNPRINTF(sym.name, sizeof(sym.name), "%pS", caller);
+	bpf_map_update_elem(&syms, &caller, &sym, BPF_NOEXIST);
 }
 
 /* The per-event handlers: filter, count, stream. */
@@ -476,13 +535,8 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 	r.untag.tag = tag_of(tagged);
 	tags_add(TT_EV_UNTAG, r.untag.tag);
 	syscalls_add(r.untag.syscall);
-	if ((targ_stream & (1U << TT_EV_UNTAG)) &&
-	    !bpf_map_lookup_elem(&syms, &caller)) {
-		struct tt_sym sym;
-
-		BPF_SNPRINTF(sym.name, sizeof(sym.name), "%pS", caller);
-		bpf_map_update_elem(&syms, &caller, &sym, BPF_NOEXIST);
-	}
+	if (targ_stream & (1U << TT_EV_UNTAG))
+		name_caller(caller);
 	emit(&r, TT_EV_UNTAG);
 	return 0;
 }

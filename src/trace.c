@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "clock.h"
 #include "commands.h"
 #include "ksyms.h"
 #include "record.h"
@@ -24,6 +25,11 @@ struct trace_ctx {
  * storm that outruns the printer never lets its drain end by itself.
  */
 #define STOP_DRAIN	(-EINTR)
+/*
+ * BPF holds wake-ups back (wakeup_flags() in bpf/tagtrace.bpf.c): a
+ * record that came without one waits at most this long.
+ */
+#define POLL_NS		100000000ULL
 #define OUT_BUF		(64 * 1024)
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -123,8 +129,9 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		tt_record_header(stdout);
 	fflush(stdout);
 	while (!tt_stop_due(stop)) {
-		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb), 0);
-		if (err > 0)
+		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb),
+				   tt_now_ns() + POLL_NS);
+		if (err >= 0)
 			err = ring_buffer__consume(rb);
 		if (err < 0 && err != STOP_DRAIN) {
 			fprintf(stderr, "tagtrace: ring buffer: %s\n",
