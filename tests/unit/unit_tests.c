@@ -268,8 +268,8 @@ static void test_cli_defaults(void)
 		ok(!env.verbose, "%s: verbose off by default", n);
 		ok(!env.usec, "%s: usec off by default", n);
 		ok(!env.openmetrics, "%s: openmetrics NULL by default", n);
-		is_uint(env.ringbuf_size, 256 * 1024,
-			"%s: default ring buffer 256K", n);
+		is_uint(env.ringbuf_size, 1024 * 1024,
+			"%s: default ring buffer 1M", n);
 		is_int(env.attach, TT_ATTACH_AUTO, "%s: default attach auto",
 		       n);
 	}
