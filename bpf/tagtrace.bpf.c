@@ -42,6 +42,8 @@ const volatile bool targ_usec;			/* hist in us, not ns */
 const volatile bool targ_switch_events;		/* fallback mode switch events */
 const volatile bool targ_count;			/* per-process counters (top) */
 const volatile bool targ_tags;			/* tags and syscalls maps */
+const volatile __u32 targ_wakeup_bytes;		/* 0: the kernel's wake-ups */
+const volatile __u64 targ_wakeup_ns;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -94,6 +96,17 @@ struct {
 	__type(key, __u64);
 	__type(value, struct tt_sym);
 } syms SEC(".maps");
+
+/*
+ * The untag caller this CPU last made sure syms names: a storm comes from
+ * few call sites, so most events skip the hash lookup.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} last_caller SEC(".maps");
 
 /*
  * switch_mm_irqs_off() state, per CPU (it runs with irqs off): what entry
@@ -174,9 +187,15 @@ static __always_inline bool comm_matches(void)
 	return true;
 }
 
-static __always_inline bool wanted(__u32 tgid)
+static __always_inline __u32 current_tgid(void)
 {
-	if (targ_tgid && tgid != targ_tgid)
+	return bpf_get_current_pid_tgid() >> 32;
+}
+
+/* The -p and -c filters; free (dead code to the verifier) when unset. */
+static __always_inline bool wanted(void)
+{
+	if (targ_tgid && current_tgid() != targ_tgid)
 		return false;
 	return comm_matches();
 }
@@ -228,13 +247,17 @@ static __always_inline struct mm_struct *current_mm(void)
 	return BPF_CORE_READ(task, mm);
 }
 
-/* The current process's key: its tgid and its group leader's start. */
+/*
+ * The current process's key: its tgid and its group leader's start. Read
+ * through the BTF-typed task, plain loads where BPF_CORE_READ would make
+ * a bpf_probe_read_kernel() call of each: this runs on every event.
+ */
 static __always_inline struct tt_proc_key current_key(void)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct tt_proc_key key = {
-		.tgid = bpf_get_current_pid_tgid() >> 32,
-		.start_ns = BPF_CORE_READ(task, group_leader, start_time),
+		.tgid = task->tgid,
+		.start_ns = task->group_leader->start_time,
 	};
 
 	return key;
@@ -295,7 +318,12 @@ static __always_inline struct tt_proc *count(__u32 kind, int mode,
  */
 static __always_inline __u32 tag_of(__u64 addr)
 {
-	__u64 field = ~mm_untag_mask(current_mm()) & ~(1ULL << 63);
+	struct mm_struct *mm = bpf_get_current_task_btf()->mm;
+	__u64 mask = ~0ULL, field;
+
+	if (mm && bpf_core_field_exists(mm->context.untag_mask))
+		mask = mm->context.untag_mask;
+	field = ~mask & ~(1ULL << 63);
 
 	if (!field)
 		field = TAG_FIELD_DEFAULT;
@@ -308,10 +336,10 @@ static __always_inline int current_syscall(void)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs;
 
-	if (BPF_CORE_READ(task, flags) & (PF_KTHREAD | PF_IO_WORKER))
+	if (task->flags & (PF_KTHREAD | PF_IO_WORKER))
 		return TT_NO_SYSCALL;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	return BPF_CORE_READ(regs, orig_ax);
+	return regs->orig_ax;
 }
 
 /* Tag values (tags only): kind TT_EV_UNTAG or TT_EV_FAULT. */
@@ -407,6 +435,35 @@ static __always_inline __u64 fault_pointer(__u64 address, __u64 untagged,
 }
 
 /*
+ * A wake-up per record costs the consumer a context switch per record.
+ * A record wakes it when it finds the buffer empty (the consumer has read
+ * everything, so sleeps or soon will) and no wake-up came in the last
+ * targ_wakeup_ns, or when it brings the unread data to
+ * targ_wakeup_bytes; the others go in without one, and the consumer
+ * polls on a timer for what a burst leaves below that (trace.c). Crossing
+ * the mark, not being past it: a consumer already awake is not woken
+ * again for each record it has yet to read.
+ */
+__u64 last_wakeup_ns;
+
+static __always_inline __u64 wakeup_flags(__u64 now)
+{
+	__u64 avail;
+
+	if (!targ_wakeup_bytes)
+		return 0;
+	avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	if ((!avail && now - last_wakeup_ns >= targ_wakeup_ns) ||
+	    (avail < targ_wakeup_bytes &&
+	     avail + BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record) >=
+	     targ_wakeup_bytes)) {
+		last_wakeup_ns = now;
+		return BPF_RB_FORCE_WAKEUP;
+	}
+	return BPF_RB_NO_WAKEUP;
+}
+
+/*
  * Stream r (its event fields filled) when the frontend wants this kind:
  * the common fields are added here. A full ring buffer is counted.
  */
@@ -423,13 +480,25 @@ static __always_inline void emit(struct tt_record *r, __u32 kind)
 	r->tid = (__u32)id;
 	r->kind = kind;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	if (bpf_ringbuf_output(&events, r, sizeof(*r), 0))
+	if (bpf_ringbuf_output(&events, r, sizeof(*r), wakeup_flags(r->ts_ns)))
 		stat_inc(TT_STAT_DROPS);
 }
 
-static __always_inline __u32 current_tgid(void)
+/* The kernel's "%pS" of an untag call site into syms, once a site. */
+static __always_inline void name_caller(__u64 caller)
 {
-	return bpf_get_current_pid_tgid() >> 32;
+	__u32 zero = 0;
+	__u64 *last = bpf_map_lookup_elem(&last_caller, &zero);
+	struct tt_sym sym;
+
+	if (last && *last == caller)
+		return;
+	if (last)
+		*last = caller;
+	if (bpf_map_lookup_elem(&syms, &caller))
+		return;
+	BPF_SNPRINTF(sym.name, sizeof(sym.name), "%pS", caller);
+	bpf_map_update_elem(&syms, &caller, &sym, BPF_NOEXIST);
 }
 
 /* The per-event handlers: filter, count, stream. */
@@ -437,13 +506,12 @@ static __always_inline int handle_ctrl(int interface, int op, int req_bits,
 				       int granted_bits, int offset, int mode,
 				       __u64 untag_mask, long ret)
 {
-	__u32 tgid = current_tgid();
 	struct tt_record r = {
 		.ctrl = { interface, op, req_bits, granted_bits, offset, mode,
 			  untag_mask, ret },
 	};
 
-	if (!wanted(tgid))
+	if (!wanted())
 		return 0;
 	count(TT_EV_CTRL, mode, granted_bits);
 	emit(&r, TT_EV_CTRL);
@@ -453,25 +521,22 @@ static __always_inline int handle_ctrl(int interface, int op, int req_bits,
 static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 					__u64 caller, int mode)
 {
-	__u32 tgid = current_tgid();
 	struct tt_record r = {
 		.untag = { tagged, untagged, caller, mode },
 	};
 
-	if (tagged == untagged || !wanted(tgid))
+	if (tagged == untagged || !wanted())
+		return 0;
+	count(TT_EV_UNTAG, mode, -1);
+	/* The tag and the system call cost top nothing: only read for these. */
+	if (!targ_tags && !(targ_stream & (1U << TT_EV_UNTAG)))
 		return 0;
 	r.untag.syscall = current_syscall();
 	r.untag.tag = tag_of(tagged);
-	count(TT_EV_UNTAG, mode, -1);
 	tags_add(TT_EV_UNTAG, r.untag.tag);
 	syscalls_add(r.untag.syscall);
-	if ((targ_stream & (1U << TT_EV_UNTAG)) &&
-	    !bpf_map_lookup_elem(&syms, &caller)) {
-		struct tt_sym sym;
-
-		BPF_SNPRINTF(sym.name, sizeof(sym.name), "%pS", caller);
-		bpf_map_update_elem(&syms, &caller, &sym, BPF_NOEXIST);
-	}
+	if (targ_stream & (1U << TT_EV_UNTAG))
+		name_caller(caller);
 	emit(&r, TT_EV_UNTAG);
 	return 0;
 }
@@ -485,13 +550,12 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
 					 int prev_mode, int next_mode,
 					 __u64 cr3_lam, bool efer_written)
 {
-	__u32 tgid = current_tgid();
 	struct tt_record r = {
 		.sw = { prev_mm, next_mm, prev_pid, next_pid, prev_mode,
 			next_mode, cr3_lam, efer_written },
 	};
 
-	if (!wanted(tgid))
+	if (!wanted())
 		return 0;
 	count(TT_EV_SWITCH, -1, -1);
 	emit(&r, TT_EV_SWITCH);
@@ -501,13 +565,12 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
 static __always_inline int handle_fault(__u64 address, __u64 untagged,
 					__u64 error_code, __u64 ip, int mode)
 {
-	__u32 tgid = current_tgid();
 	struct tt_record r = {
 		.fault = { address, untagged, error_code, ip, mode },
 	};
 	struct tt_proc *p;
 
-	if (!wanted(tgid))
+	if (!wanted())
 		return 0;
 	r.fault.tagged = fault_pointer(address, untagged, error_code);
 	if (r.fault.tagged)
@@ -522,12 +585,11 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 
 static __always_inline int handle_gp(__u64 ip, __u64 address, int mode)
 {
-	__u32 tgid = current_tgid();
 	struct tt_record r = {
 		.gp = { ip, address, mode },
 	};
 
-	if (!wanted(tgid))
+	if (!wanted())
 		return 0;
 	count(TT_EV_GP, mode, -1);
 	emit(&r, TT_EV_GP);
@@ -730,7 +792,7 @@ static __always_inline void switch_exit(void)
 	key.next_mode = mm_mode(next);
 	key.same_mm = prev == next;
 	/* -p/-c select the task switching away, as for switch events. */
-	if (targ_hist && wanted(current_tgid()))
+	if (targ_hist && wanted())
 		hist_add(&key, targ_usec ? (now - s->ts) / 1000 : now - s->ts);
 	s->ts = 0;
 	if (targ_switch_events && key.prev_mode != key.next_mode) {

@@ -1,24 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Names in a BTF blob's string section, found without parsing its types. */
+/* Names in a BTF string section, found without parsing the types. */
 #include <string.h>
-#include <linux/btf.h>
 #include "probe.h"
 
-bool tt_btf_has_string(const void *btf, size_t size, const char *name)
+void tt_btf_find_strings(const char *strs, size_t len,
+			 const char *const *names, bool *found, int n)
 {
-	const struct btf_header *h = btf;
-	const char *str, *p, *end;
-	size_t len = strlen(name);
+	const char *p = strs, *end = strs + len;
+	size_t name_len[n];
+	int i, left = n;
 
-	if (size < sizeof(*h) || h->magic != BTF_MAGIC ||
-	    h->hdr_len > size || h->str_off > size - h->hdr_len ||
-	    h->str_len > size - h->hdr_len - h->str_off)
-		return false;
-	str = (const char *)btf + h->hdr_len + h->str_off;
-	end = str + h->str_len;
-	/* Strings are NUL-separated and the section starts with "". */
-	for (p = str; p < end; p += strnlen(p, end - p) + 1)
-		if ((size_t)(end - p) > len && !memcmp(p, name, len + 1))
-			return true;
-	return false;
+	for (i = 0; i < n; i++) {
+		name_len[i] = strlen(names[i]);
+		found[i] = false;
+	}
+	/* NUL-separated strings: one pass, however many names are asked. */
+	while (p < end && left) {
+		size_t l = strnlen(p, end - p);
+
+		for (i = 0; i < n; i++)
+			if (!found[i] && l == name_len[i] && p + l < end &&
+			    !memcmp(p, names[i], l)) {
+				found[i] = true;
+				left--;
+			}
+		p += l + 1;
+	}
 }

@@ -47,7 +47,7 @@ static const struct argp_option trace_options[] = {
 	  "Events to show: ctrl,untag,switch,fault,gp (default all)", 0 },
 	{ "duration", 'd', "SEC", 0, "Stop SEC seconds after attaching", 0 },
 	{ "ringbuf-size", OPT_RINGBUF, "BYTES", 0,
-	  "Ring buffer size, a power of two >= 4096; K and M suffixes (default 256K)",
+	  "Ring buffer size, a power of two >= 4096; K and M suffixes (default 1M)",
 	  0 },
 	{},
 };

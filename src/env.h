@@ -41,6 +41,6 @@ struct tt_env {
 };
 
 #define TT_ALL_EVENTS		((1U << TT_EV_MAX) - 1)
-#define TT_DEFAULT_RINGBUF	(256 * 1024)
+#define TT_DEFAULT_RINGBUF	(1024 * 1024)
 
 #endif /* TT_ENV_H */

@@ -2,6 +2,7 @@
 /* Just enough JSON writing for NDJSON records: keys, strings, numbers. */
 #include <string.h>
 #include "json.h"
+#include "line.h"
 
 void json_begin(struct json *j, FILE *out)
 {
@@ -65,7 +66,15 @@ void json_str(FILE *out, const char *str, size_t maxlen)
 		unsigned char c = s[i];
 		size_t len;
 
-		if (c == '"' || c == '\\') {
+		/* A run of printable ASCII needing no escape: one write. */
+		for (len = 0; i + len < n && s[i + len] >= 0x20 &&
+		     s[i + len] < 0x7f && s[i + len] != '"' &&
+		     s[i + len] != '\\'; len++)
+			;
+		if (len) {
+			fwrite(s + i, 1, len, out);
+			i += len - 1;
+		} else if (c == '"' || c == '\\') {
 			fprintf(out, "\\%c", c);
 		} else if (c == '\n') {
 			fputs("\\n", out);
@@ -73,8 +82,6 @@ void json_str(FILE *out, const char *str, size_t maxlen)
 			fputs("\\t", out);
 		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(out, "\\u%04x", c);
-		} else if (c < 0x80) {
-			fputc(c, out);
 		} else if ((len = tt_utf8_len(s + i, n - i))) {
 			fwrite(s + i, 1, len, out);
 			i += len - 1;
@@ -100,23 +107,38 @@ void json_kstr(struct json *j, const char *key, const char *s)
 	json_str(j->out, s, strlen(s));
 }
 
+/* Numbers are formatted by hand (line.h): trace writes several a record. */
 void json_kint(struct json *j, const char *key, long long v)
 {
+	struct tt_line l;
+
 	json_key(j, key);
-	fprintf(j->out, "%lld", v);
+	tt_line_init(&l);
+	tt_line_s64(&l, v);
+	fwrite(l.buf, 1, l.len, j->out);
 }
 
 void json_kuint(struct json *j, const char *key, unsigned long long v)
 {
+	struct tt_line l;
+
 	json_key(j, key);
-	fprintf(j->out, "%llu", v);
+	tt_line_init(&l);
+	tt_line_u64(&l, v);
+	fwrite(l.buf, 1, l.len, j->out);
 }
 
 /* Addresses and masks: hex strings, since JSON numbers lose bits past 2^53. */
 void json_khex(struct json *j, const char *key, unsigned long long v)
 {
+	struct tt_line l;
+
 	json_key(j, key);
-	fprintf(j->out, "\"0x%llx\"", v);
+	tt_line_init(&l);
+	tt_line_char(&l, '"');
+	tt_line_hex(&l, v);
+	tt_line_char(&l, '"');
+	fwrite(l.buf, 1, l.len, j->out);
 }
 
 void json_kdouble(struct json *j, const char *key, double v)

@@ -2,9 +2,10 @@
 /*
  * What the running kernel offers: checked once, before anything loads.
  * Whether an event or function exists is read from the names in the
- * kernel's BTF string section, without parsing its types: the full parse
- * costs the time and memory libbpf spends again when it loads the
- * programs, and is done only for the fentry check, which needs a type id.
+ * kernel's BTF string section, read alone and searched once for them all,
+ * without parsing the types: the full parse costs the time and memory
+ * libbpf spends again when it loads the programs, and is done only for
+ * the fentry check, which needs a type id.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,43 +24,61 @@
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 
-static const char *const tp_names[TT_EV_MAX] = {
+/* The tracepoints by event kind, then the fallbacks' sources. */
+#define NAMES	(TT_EV_MAX + 3)
+static const char *const names[NAMES] = {
 	[TT_EV_CTRL]	= "btf_trace_tagged_addr_ctrl",
 	[TT_EV_UNTAG]	= "btf_trace_tagged_addr_untag",
 	[TT_EV_SWITCH]	= "btf_trace_tagged_addr_mode_switch",
 	[TT_EV_FAULT]	= "btf_trace_tagged_addr_fault",
 	[TT_EV_GP]	= "btf_trace_tagged_addr_gp",
+	[TT_EV_MAX]	= "btf_trace_page_fault_user",
+	[TT_EV_MAX + 1]	= "do_arch_prctl_64",
+	[TT_EV_MAX + 2]	= "switch_mm_irqs_off",
 };
 
-/* The whole file, or NULL; /sys files report no useful size up front. */
-static void *read_file(const char *path, size_t *size)
+/*
+ * The kernel BTF's string section, read alone (sysfs gives it a page per
+ * read): the types, more than half the file, are not needed here. 0 or a
+ * negative errno, -EINVAL when the file is not BTF.
+ */
+static int read_btf_strings(char **strs, size_t *len)
 {
-	size_t cap = 4 << 20, n = 0;
-	char *buf = malloc(cap), *nb;
-	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct btf_header h;
+	size_t n = 0;
+	ssize_t r = 0;
+	char *buf = NULL;
+	int fd = open(BTF_PATH, O_RDONLY | O_CLOEXEC), err = -EINVAL;
 
-	if (fd < 0 || !buf)
-		goto fail;
-	while ((r = read(fd, buf + n, cap - n)) > 0) {
-		n += r;
-		if (n == cap) {
-			nb = realloc(buf, cap *= 2);
-			if (!nb)
-				goto fail;
-			buf = nb;
-		}
+	if (fd < 0)
+		return -errno;
+	r = pread(fd, &h, sizeof(h), 0);
+	if (r != sizeof(h) || h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) ||
+	    !h.str_len)
+		goto out;
+	buf = malloc(h.str_len);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
 	}
+	while (n < h.str_len &&
+	       (r = pread(fd, buf + n, h.str_len - n,
+			  (off_t)h.hdr_len + h.str_off + n)) > 0)
+		n += r;
 	if (r < 0)
-		goto fail;
+		err = -errno;
+	/* The section starts with "" and every string ends in a NUL. */
+	else if (n == h.str_len && !buf[0] && !buf[n - 1])
+		err = 0;
+out:
 	close(fd);
-	*size = n;
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*strs = buf;
+	*len = n;
+	return 0;
 }
 
 bool tt_probe_fentry(const char *func)
@@ -102,9 +121,10 @@ bool tt_probe_ksym(const char *name)
 
 int tt_probe_kernel(struct tt_probe *p, char *err, size_t len)
 {
-	size_t size;
-	void *btf;
-	int i;
+	bool found[NAMES];
+	size_t size = 0;
+	char *strs = NULL;
+	int i, ret;
 
 	memset(p, 0, sizeof(*p));
 	if (!tt_caps_enough(tt_caps_effective())) {
@@ -121,19 +141,18 @@ int tt_probe_kernel(struct tt_probe *p, char *err, size_t len)
 			 strerror(errno));
 		return -ENOSYS;
 	}
-	btf = read_file(BTF_PATH, &size);
-	if (!btf || !tt_btf_has_string(btf, size, "")) {
+	ret = read_btf_strings(&strs, &size);
+	if (ret) {
 		snprintf(err, len, "cannot read the kernel's BTF (%s): %s",
-			 BTF_PATH, btf ? "not BTF" : strerror(errno));
-		free(btf);
-		return -EINVAL;
+			 BTF_PATH, ret == -EINVAL ? "not BTF" : strerror(-ret));
+		return ret;
 	}
+	tt_btf_find_strings(strs, size, names, found, NAMES);
+	free(strs);
 	for (i = 0; i < TT_EV_MAX; i++)
-		p->tp[i] = tt_btf_has_string(btf, size, tp_names[i]);
-	p->page_fault_tp = tt_btf_has_string(btf, size,
-					     "btf_trace_page_fault_user");
-	p->arch_prctl_fn = tt_btf_has_string(btf, size, "do_arch_prctl_64");
-	p->switch_mm_fn = tt_btf_has_string(btf, size, "switch_mm_irqs_off");
-	free(btf);
+		p->tp[i] = found[i];
+	p->page_fault_tp = found[TT_EV_MAX];
+	p->arch_prctl_fn = found[TT_EV_MAX + 1];
+	p->switch_mm_fn = found[TT_EV_MAX + 2];
 	return 0;
 }

@@ -34,7 +34,11 @@ bool tt_probe_fentry(const char *func);
  */
 bool tt_probe_ksym(const char *name);
 
-/* Is name one of the NUL-terminated strings in the BTF string section? */
-bool tt_btf_has_string(const void *btf, size_t size, const char *name);
+/*
+ * Which of the n names are NUL-terminated strings of the BTF string
+ * section strs[0..len): found[i] for names[i].
+ */
+void tt_btf_find_strings(const char *strs, size_t len,
+			 const char *const *names, bool *found, int n);
 
 #endif /* TT_PROBE_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One ring buffer record as a text line or an NDJSON object. */
 #include "json.h"
+#include "line.h"
 #include "names.h"
 #include "record.h"
 #include "sysnames.h"
@@ -28,69 +29,126 @@ void tt_record_header(FILE *out)
 		"PID", "TID", "COMM", "EVENT", "DETAILS");
 }
 
-static void text_details(FILE *out, const struct tt_record *r,
+/* A column of the text line: the field, padded to width, and a space. */
+static inline void column_end(struct tt_line *l, size_t start, size_t width)
+{
+	tt_line_pad(l, start + width + 1);
+}
+
+/* Text, then a value: the pieces of the DETAILS column. */
+static inline void put_str(struct tt_line *l, const char *before,
+			   const char *s)
+{
+	tt_line_str(l, before);
+	tt_line_str(l, s);
+}
+
+static inline void put_int(struct tt_line *l, const char *before, __s64 v)
+{
+	tt_line_str(l, before);
+	tt_line_s64(l, v);
+}
+
+static inline void put_hex(struct tt_line *l, const char *before, __u64 v)
+{
+	tt_line_str(l, before);
+	tt_line_hex(l, v);
+}
+
+static void text_details(struct tt_line *l, const struct tt_record *r,
 			 const struct tt_fmt *fmt)
 {
 	char sym[128], sys[32];
+	const char *caller;
 
 	switch (r->kind) {
 	case TT_EV_CTRL:
-		fprintf(out, "%s %s", tt_if_name(r->ctrl.interface),
-			tt_op_name(r->ctrl.op));
+		put_str(l, "", tt_if_name(r->ctrl.interface));
+		put_str(l, " ", tt_op_name(r->ctrl.op));
 		if (r->ctrl.req_bits >= 0)
-			fprintf(out, " req=%d", r->ctrl.req_bits);
-		fprintf(out, " bits=%d@%d mode=%s ret=%lld",
-			r->ctrl.granted_bits, r->ctrl.offset,
-			tt_mode_name(r->ctrl.mode), (long long)r->ctrl.ret);
+			put_int(l, " req=", r->ctrl.req_bits);
+		put_int(l, " bits=", r->ctrl.granted_bits);
+		put_int(l, "@", r->ctrl.offset);
+		put_str(l, " mode=", tt_mode_name(r->ctrl.mode));
+		put_int(l, " ret=", r->ctrl.ret);
 		break;
 	case TT_EV_UNTAG:
-		if (!caller_name(fmt, r->untag.caller, sym, sizeof(sym)))
-			snprintf(sym, sizeof(sym), "0x%llx",
-				 (unsigned long long)r->untag.caller);
-		fprintf(out, "0x%llx -> 0x%llx %s %s tag=%u sys=%s",
-			(unsigned long long)r->untag.tagged,
-			(unsigned long long)r->untag.untagged, sym,
-			tt_mode_name(r->untag.mode), r->untag.tag,
-			tt_syscall_name(r->untag.syscall, sys, sizeof(sys)));
+		put_hex(l, "", r->untag.tagged);
+		put_hex(l, " -> ", r->untag.untagged);
+		caller = caller_name(fmt, r->untag.caller, sym, sizeof(sym));
+		if (caller)
+			put_str(l, " ", caller);
+		else
+			put_hex(l, " ", r->untag.caller);
+		put_str(l, " ", tt_mode_name(r->untag.mode));
+		put_int(l, " tag=", r->untag.tag);
+		put_str(l, " sys=", tt_syscall_name(r->untag.syscall, sys,
+						    sizeof(sys)));
 		break;
 	case TT_EV_SWITCH:
-		fprintf(out, "%s -> %s pid %d -> %d%s%s",
-			tt_mode_name(r->sw.prev_mode),
-			tt_mode_name(r->sw.next_mode), r->sw.prev_pid,
-			r->sw.next_pid, r->sw.cr3_lam ? " cr3_lam" : "",
-			r->sw.efer_written ? " efer" : "");
+		put_str(l, "", tt_mode_name(r->sw.prev_mode));
+		put_str(l, " -> ", tt_mode_name(r->sw.next_mode));
+		put_int(l, " pid ", r->sw.prev_pid);
+		put_int(l, " -> ", r->sw.next_pid);
+		if (r->sw.cr3_lam)
+			tt_line_str(l, " cr3_lam");
+		if (r->sw.efer_written)
+			tt_line_str(l, " efer");
 		break;
 	case TT_EV_FAULT:
-		fprintf(out, "0x%llx -> 0x%llx err=0x%llx ip=0x%llx %s",
-			(unsigned long long)r->fault.address,
-			(unsigned long long)r->fault.untagged,
-			(unsigned long long)r->fault.error_code,
-			(unsigned long long)r->fault.ip,
-			tt_mode_name(r->fault.mode));
-		if (r->fault.tag)
-			fprintf(out, " tagged tag=%u ptr=0x%llx", r->fault.tag,
-				(unsigned long long)r->fault.tagged);
-		else
-			fputs(" untagged", out);
+		put_hex(l, "", r->fault.address);
+		put_hex(l, " -> ", r->fault.untagged);
+		put_hex(l, " err=", r->fault.error_code);
+		put_hex(l, " ip=", r->fault.ip);
+		put_str(l, " ", tt_mode_name(r->fault.mode));
+		if (r->fault.tag) {
+			put_int(l, " tagged tag=", r->fault.tag);
+			put_hex(l, " ptr=", r->fault.tagged);
+		} else {
+			tt_line_str(l, " untagged");
+		}
 		break;
 	case TT_EV_GP:
-		fprintf(out, "0x%llx ip=0x%llx %s",
-			(unsigned long long)r->gp.address,
-			(unsigned long long)r->gp.ip, tt_mode_name(r->gp.mode));
+		put_hex(l, "", r->gp.address);
+		put_hex(l, " ip=", r->gp.ip);
+		put_str(l, " ", tt_mode_name(r->gp.mode));
 		break;
 	}
 }
 
+/*
+ * The columns of tt_record_header(), built by hand and written whole:
+ * this runs for every record, and printf's format parsing and %f cost
+ * more than the rest of the line.
+ */
 void tt_record_text(FILE *out, const struct tt_record *r,
 		    const struct tt_fmt *fmt)
 {
-	double t = r->ts_ns >= fmt->start_ns ?
-		   (r->ts_ns - fmt->start_ns) / 1e9 : 0;
+	struct tt_line l;
+	size_t col;
 
-	fprintf(out, "%-11.6f %-3u %-7u %-7u %-15.*s %-6s ", t, r->cpu, r->pid,
-		r->tid, TT_COMM_LEN, r->comm, tt_event_name(r->kind));
-	text_details(out, r, fmt);
-	fputc('\n', out);
+	tt_line_init(&l);
+	tt_line_seconds(&l, r->ts_ns >= fmt->start_ns ?
+			    r->ts_ns - fmt->start_ns : 0);
+	column_end(&l, 0, 11);
+	col = l.len;
+	tt_line_u64(&l, r->cpu);
+	column_end(&l, col, 3);
+	col = l.len;
+	tt_line_u64(&l, r->pid);
+	column_end(&l, col, 7);
+	col = l.len;
+	tt_line_u64(&l, r->tid);
+	column_end(&l, col, 7);
+	col = l.len;
+	tt_line_strn(&l, r->comm, TT_COMM_LEN);
+	column_end(&l, col, 15);
+	col = l.len;
+	tt_line_str(&l, tt_event_name(r->kind));
+	column_end(&l, col, 6);
+	text_details(&l, r, fmt);
+	tt_line_char(&l, '\n');
+	fwrite(l.buf, 1, l.len, out);
 }
 
 /* The event's fields under the tracepoint's own field names. */

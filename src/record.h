@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include "env.h"
 
-/* A kernel address's "symbol+0xoff" into buf, or NULL when unknown. */
+/*
+ * A kernel address's "symbol+0xoff": in buf, or in a name the resolver
+ * keeps until its next call; NULL when unknown.
+ */
 typedef const char *(*tt_resolve_fn)(void *ctx, __u64 addr, char *buf,
 				     size_t len);
 

@@ -259,6 +259,16 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 		bpf_map__set_max_entries(s->skel->maps.tags, 1);
 		bpf_map__set_max_entries(s->skel->maps.syscalls, 1);
 	}
+	/*
+	 * trace is woken by a record into an empty buffer at most once a
+	 * millisecond, and when 64 records (or a quarter of a small buffer)
+	 * are unread; it polls on a timer for the rest (trace.c).
+	 */
+	s->skel->rodata->targ_wakeup_ns = 1000000;
+	s->skel->rodata->targ_wakeup_bytes =
+		64 * (BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record));
+	if (s->skel->rodata->targ_wakeup_bytes > env->ringbuf_size / 4)
+		s->skel->rodata->targ_wakeup_bytes = env->ringbuf_size / 4;
 	/* Only trace streams records; the others keep the smallest buffer. */
 	bpf_map__set_max_entries(s->skel->maps.events,
 				 env->cmd == TT_CMD_TRACE ?

@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "clock.h"
 #include "commands.h"
 #include "ksyms.h"
 #include "record.h"
@@ -23,6 +25,12 @@ struct trace_ctx {
  * storm that outruns the printer never lets its drain end by itself.
  */
 #define STOP_DRAIN	(-EINTR)
+/*
+ * BPF holds wake-ups back (wakeup_flags() in bpf/tagtrace.bpf.c): a
+ * record that came without one waits at most this long.
+ */
+#define POLL_NS		100000000ULL
+#define OUT_BUF		(64 * 1024)
 
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -69,10 +77,8 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 		sym->name[strcspn(sym->name, "/")] = 0; /* "+0xoff/0xsize" */
 		rs->addr[i] = addr;
 	}
-	if (rs->addr[i] == addr) {
-		snprintf(buf, len, "%s", sym->name);
-		return buf;
-	}
+	if (rs->addr[i] == addr)
+		return sym->name;	/* the cached name, no copy */
 	if (!rs->kallsyms_tried) {
 		rs->kallsyms_tried = true;
 		f = fopen("/proc/kallsyms", "r");
@@ -113,12 +119,19 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 			env->duration);
 	else
 		fputs("tagtrace: tracing; Ctrl-C to stop\n", stderr);
+	/*
+	 * Records are written a batch at a time (flushed after each drain),
+	 * not in the 4 KiB a pipe's st_blksize gives stdio. Before any output.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, OUT_BUF);
 	if (!env->json)
 		tt_record_header(stdout);
 	fflush(stdout);
 	while (!tt_stop_due(stop)) {
-		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb), 0);
-		if (err > 0)
+		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb),
+				   tt_now_ns() + POLL_NS);
+		if (err >= 0)
 			err = ring_buffer__consume(rb);
 		if (err < 0 && err != STOP_DRAIN) {
 			fprintf(stderr, "tagtrace: ring buffer: %s\n",

@@ -29,6 +29,7 @@
 #include "ksyms.h"
 #include "names.h"
 #include "openmetrics.h"
+#include "probe.h"
 #include "record.h"
 #include "stop.h"
 #include "table.h"
@@ -267,8 +268,8 @@ static void test_cli_defaults(void)
 		ok(!env.verbose, "%s: verbose off by default", n);
 		ok(!env.usec, "%s: usec off by default", n);
 		ok(!env.openmetrics, "%s: openmetrics NULL by default", n);
-		is_uint(env.ringbuf_size, 256 * 1024,
-			"%s: default ring buffer 256K", n);
+		is_uint(env.ringbuf_size, 1024 * 1024,
+			"%s: default ring buffer 1M", n);
 		is_int(env.attach, TT_ATTACH_AUTO, "%s: default attach auto",
 		       n);
 	}
@@ -2756,6 +2757,26 @@ static void test_openmetrics(void)
 	test_openmetrics_file();
 }
 
+/* ---- the kernel BTF's string section, searched for names ------------ */
+
+static void test_btf_strings(void)
+{
+	/* "", a name, a longer name it begins, its prefix; no NUL at the end */
+	static const char strs[] = "\0do_arch_prctl_64\0switch_mm_irqs_off_x"
+				   "\0switch_mm\0btf_trace_tagged_addr_gp";
+	const char *const names[] = { "do_arch_prctl_64", "switch_mm_irqs_off",
+				      "switch_mm", "btf_trace_tagged_addr_gp",
+				      "" };
+	bool found[5];
+
+	tt_btf_find_strings(strs, sizeof(strs) - 1, names, found, 5);
+	ok(found[0], "a whole string is found");
+	ok(!found[1], "the start of a longer string is not");
+	ok(found[2], "a string that another begins with is found");
+	ok(!found[3], "a last string without its NUL is not");
+	ok(found[4], "the empty first string is found");
+}
+
 /* ---- tags: tag values, system calls, their report ------------------- */
 
 static void test_sysnames(void)
@@ -2989,6 +3010,7 @@ int main(void)
 	test_caps();
 	test_openmetrics();
 	test_sysnames();
+	test_btf_strings();
 	test_tagfmt();
 	test_tagreport_many();
 	test_openmetrics_tag_values();
