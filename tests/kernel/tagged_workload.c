@@ -111,7 +111,7 @@ static void stack_derefs(int n)
 {
 	static volatile long v;
 	volatile int seen = 0;
-	int i;
+	volatile int i;
 
 	signal(SIGBUS, on_segv);
 	for (i = 0; i < n; i++) {
