@@ -583,10 +583,11 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 	return 0;
 }
 
-static __always_inline int handle_gp(__u64 ip, __u64 address, int mode)
+static __always_inline int handle_gp(__u64 ip, __u64 address, int mode,
+				     int trap)
 {
 	struct tt_record r = {
-		.gp = { ip, address, mode },
+		.gp = { ip, address, mode, trap },
 	};
 
 	if (!wanted())
@@ -627,8 +628,8 @@ TAGGED_ADDR_TP(fault, handle_fault(address, untagged, error_code, ip, mode),
 	       unsigned long address, unsigned long untagged,
 	       unsigned long error_code, unsigned long ip, int mode)
 
-TAGGED_ADDR_TP(gp, handle_gp(ip, address, mode),
-	       unsigned long ip, unsigned long address, int mode)
+TAGGED_ADDR_TP(gp, handle_gp(ip, address, mode, trapnr),
+	       unsigned long ip, unsigned long address, int mode, int trapnr)
 
 /*
  * Fallback for enables: do_arch_prctl_64()'s return, for the tagging

@@ -116,6 +116,7 @@ struct tt_gp {
 	__u64 ip;
 	__u64 address;
 	__s32 mode;
+	__s32 trap;		/* x86 trap number: 13 #GP, 12 #SS */
 };
 
 /* One ring buffer record: who, where, when, then the event's fields. */

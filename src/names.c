@@ -34,6 +34,12 @@ static const char *const op_names[TT_OP_MAX] = {
 	[TT_OP_RESET]	= "reset",
 };
 
+/* The trap numbers of arch/x86/include/asm/trapnr.h. */
+static const char *const trap_names[] = {
+	[12]	= "ss",
+	[13]	= "gp",
+};
+
 static const char *const source_names[TT_SRC_MAX] = {
 	[TT_SRC_NONE]		= "unavailable",
 	[TT_SRC_TP_BTF]		= "tp_btf/tagged_addr",
@@ -74,6 +80,11 @@ const char *tt_op_name(int op)
 const char *tt_source_name(unsigned int src)
 {
 	return lookup(source_names, ARRAY_SIZE(source_names), src);
+}
+
+const char *tt_trap_name(int trapnr)
+{
+	return lookup(trap_names, ARRAY_SIZE(trap_names), trapnr);
 }
 
 int tt_parse_events(const char *list, __u32 *mask, char *bad, size_t badlen)

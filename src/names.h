@@ -10,6 +10,8 @@ const char *tt_mode_name(int mode);
 const char *tt_if_name(int interface);
 const char *tt_op_name(int op);
 const char *tt_source_name(unsigned int src);
+/* The x86 trap a gp event reports: "gp" or "ss". */
+const char *tt_trap_name(int trapnr);
 
 /* "ctrl,untag": the mask of enum tt_event_kind, or -1 naming the bad word. */
 int tt_parse_events(const char *list, __u32 *mask, char *bad, size_t badlen);

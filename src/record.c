@@ -112,6 +112,7 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
 		put_hex(l, "", r->gp.address);
 		put_hex(l, " ip=", r->gp.ip);
 		put_str(l, " ", tt_mode_name(r->gp.mode));
+		put_str(l, " trap=", tt_trap_name(r->gp.trap));
 		break;
 	}
 }
@@ -205,6 +206,7 @@ static void json_fields(struct json *j, const struct tt_record *r,
 		json_khex(j, "ip", r->gp.ip);
 		json_khex(j, "address", r->gp.address);
 		json_kstr(j, "mode", tt_mode_name(r->gp.mode));
+		json_kstr(j, "trap", tt_trap_name(r->gp.trap));
 		break;
 	}
 }

@@ -119,6 +119,15 @@ def check_counts(d, n, m, k, f, g):
        f"trace {tr[u, 'untag']} top {tp[u, 'untag']}")
     ok(tr[u, "gp"] == g == tp[u, "gp"], f"gp: {g} for {g} tagged dereferences "
        "without tagging", f"trace {tr[u, 'gp']} top {tp[u, 'gp']}")
+    traps = Counter((r["pid"], r["trap"]) for r in records if r["event"] == "gp")
+    ok(traps[u, "gp"] == g and traps[u, "ss"] == 0,
+       f"gp: the untagged process's {g} are trap=gp",
+       f"gp {traps[u, 'gp']} ss {traps[u, 'ss']}")
+    s = w["stack_sigbus"]
+    ok(traps[t, "ss"] == s == tr[t, "gp"],
+       f"gp: the tagged process's {s} SIGBUSes from loads through a tagged "
+       "%rbp are its trap=ss events, and its only gp events",
+       f"ss {traps[t, 'ss']} gp events {tr[t, 'gp']}")
     ok(tr[t, "fault"] >= f, f"fault: at least {f} for {f} fresh tagged pages",
        f"trace {tr[t, 'fault']}")
     # Each round switches out of the tagged worker at least once (counted

@@ -2,7 +2,9 @@
 # counts-guest.sh ATTACH N M K F G: run tagged_workload once with tracefs,
 # `tagtrace trace --json` and `tagtrace top --json` all watching, and check
 # that the three agree per process and per event, and with the workload.
-# ATTACH is tagtrace's -A mode. Prints TAP (unnumbered).
+# The tagged process also loads through a tagged %rbp 8 times: a #SS each
+# on UAI (trap=ss), nothing on LAM. ATTACH is tagtrace's -A mode. Prints
+# TAP (unnumbered).
 . tests/tool/lib-guest.sh
 A=$1
 shift
@@ -13,7 +15,7 @@ tp=$!
 $TT top --json -A "$A" -i 1 > $d/top.json 2> $d/top.err &
 pp=$!
 started $d/trace.err "Ctrl-C" && started $d/top.err "Ctrl-C"
-$W "$@" > $d/workload.out
+TAGGED_STACK_DEREFS=8 $W "$@" > $d/workload.out
 rc=$?
 sleep 0.3
 stop $tp $pp

@@ -1024,6 +1024,7 @@ static struct tt_record rec_gp(void)
 	r.gp.ip = 0x401234;
 	r.gp.address = 0x8000000000401000ULL;
 	r.gp.mode = TT_MODE_NONE;
+	r.gp.trap = 13;
 	return r;
 }
 
@@ -1195,7 +1196,7 @@ static void test_record_json(struct ksyms *ks)
 		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
 		   "\"comm\":\"app\",\"event\":\"gp\","
 		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
-		   "\"mode\":\"none\"}\n",
+		   "\"mode\":\"none\",\"trap\":\"gp\"}\n",
 		   "gp");
 
 	r = rec_gp();
@@ -1205,7 +1206,7 @@ static void test_record_json(struct ksyms *ks)
 		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
 		   "\"comm\":\"my \\\"app\\\"\\\\\",\"event\":\"gp\","
 		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
-		   "\"mode\":\"none\"}\n",
+		   "\"mode\":\"none\",\"trap\":\"gp\"}\n",
 		   "comm with quotes and a backslash escaped");
 
 	/* The bytes after comm are the union's: interface = 1 here. */
@@ -1230,7 +1231,7 @@ static void test_record_json(struct ksyms *ks)
 		   "\"pid\":4294967295,\"tid\":0,"
 		   "\"comm\":\"app\",\"event\":\"gp\","
 		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
-		   "\"mode\":\"none\"}\n",
+		   "\"mode\":\"none\",\"trap\":\"gp\"}\n",
 		   "header fields at their maximum, unsigned");
 }
 
@@ -1307,13 +1308,30 @@ static void test_record_text(struct ksyms *ks)
 	r = rec_gp();
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             gp     "
-		   "0x8000000000401000 ip=0x401234 none\n",
+		   "0x8000000000401000 ip=0x401234 none trap=gp\n",
 		   "gp");
+	r.gp.trap = 12;
+	r.gp.mode = TT_MODE_UAI;
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             gp     "
+		   "0x8000000000401000 ip=0x401234 uai trap=ss\n",
+		   "gp from a stack-segment access: trap=ss");
+	r.gp.trap = 14;
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             gp     "
+		   "0x8000000000401000 ip=0x401234 uai trap=unknown\n",
+		   "gp with a trap number it does not know: unknown");
+	r.gp.trap = -1;
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             gp     "
+		   "0x8000000000401000 ip=0x401234 uai trap=unknown\n",
+		   "gp with a negative trap number: unknown");
+	r = rec_gp();
 	memcpy(r.comm, "abcdefghijklmnop", TT_COMM_LEN);
 	r.gp.ip = 0x7fffffffffffULL;	/* the union's first byte non-NUL */
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     abcdefghijklmnop gp     "
-		   "0x8000000000401000 ip=0x7fffffffffff none\n",
+		   "0x8000000000401000 ip=0x7fffffffffff none trap=gp\n",
 		   "comm of 16 bytes without NUL: 16 characters, no more");
 
 	/* The columns line up with the header's. */
