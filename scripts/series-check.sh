@@ -6,8 +6,11 @@
 # side of any patch that touches arch/arm64 or kernel/ with Debian's
 # aarch64 cross compiler, and build the
 # kselftests a patch touches (x86, mm/tags) against the tree's own headers,
-# failing on any compiler warning in the files the patch changes. Then
-# build the whole series without CONFIG_ADDRESS_MASKING.
+# failing on any compiler warning in the files the patch changes, and build
+# an x86_64 tinyconfig bzImage without CONFIG_ADDRESS_MASKING after each
+# (the configuration of every kernel built with CPU_MITIGATIONS). Then
+# build the whole series in the guest configuration without
+# CONFIG_ADDRESS_MASKING.
 # Long (a full kernel rebuild per patch that changes a widely included
 # header); not part of `make check`. Prints one line per patch.
 # SERIES_RESUME=N starts proving at patch N, keeping build/linux-check as an
@@ -23,9 +26,14 @@ tree=$build/linux-check
 arm=$build/linux-check-arm64
 arm_src=$build/linux-check-src	# clean source for O= builds
 i386=$build/linux-check-i386
+noam=$build/linux-check-noam	# x86_64 tinyconfig, ADDRESS_MASKING=n
 resume=${SERIES_RESUME:-1}
 logs=$build/logs/series-check
 mkdir -p "$logs"
+[ "$resume" -gt 1 ] || : > "$logs/table.txt"
+# Twenty-odd states of four trees would push the guest kernels' objects
+# out of the shared cache: this run keeps a cache of its own.
+export CCACHE_DIR=${SERIES_CCACHE_DIR:-/var/cache/tagtrace/ccache-series}
 
 [ -d "$up/.git" ] || { echo "series-check: run 'make kernel' first" >&2; exit 1; }
 if [ ! -d "$tree" ]; then
@@ -71,6 +79,31 @@ build_x86()
 	fi
 }
 
+# build_tiny DIR ARCH LOG: a tinyconfig bzImage of $arm_src in DIR; prints
+# ok, WARN or FAIL.
+build_tiny()
+{
+	if ! make -C "$arm_src" O="$1" ARCH="$2" CC="ccache gcc" -j"$(nproc)" \
+		bzImage > "$3" 2>&1; then
+		echo FAIL
+	elif grep -q 'warning:' "$3"; then
+		echo WARN
+	else
+		echo ok
+	fi
+}
+
+if [ ! -f "$noam/.config" ]; then
+	make -C "$arm_src" -s O="$noam" ARCH=x86_64 tinyconfig > /dev/null 2>&1
+	"$arm_src/scripts/config" --file "$noam/.config" --disable ADDRESS_MASKING
+	make -C "$arm_src" -s O="$noam" ARCH=x86_64 olddefconfig > /dev/null 2>&1
+fi
+if ! grep -q '^CONFIG_X86_64=y' "$noam/.config" ||
+   grep -q '^CONFIG_ADDRESS_MASKING=y' "$noam/.config"; then
+	echo "series-check: $noam/.config is not x86_64 without ADDRESS_MASKING" >&2
+	exit 1
+fi
+
 fail=0
 for p in "$top"/kernel/series/*.patch; do
 	n=$(basename "$p" .patch)
@@ -87,14 +120,10 @@ for p in "$top"/kernel/series/*.patch; do
 	git -C "$arm_src" checkout -q --detach "$(git -C "$tree" rev-parse HEAD)"
 	[ -f "$i386/.config" ] ||
 		make -C "$arm_src" -s O="$i386" ARCH=i386 tinyconfig > /dev/null 2>&1 || true
-	if ! make -C "$arm_src" O="$i386" ARCH=i386 CC="ccache gcc" -j"$(nproc)" \
-		bzImage > "$logs/$n.i386.log" 2>&1; then
-		i386r=FAIL; fail=1
-	elif grep -q 'warning:' "$logs/$n.i386.log"; then
-		i386r=WARN; fail=1
-	else
-		i386r=ok
-	fi
+	i386r=$(build_tiny "$i386" i386 "$logs/$n.i386.log")
+	[ "$i386r" = ok ] || fail=1
+	noamr=$(build_tiny "$noam" x86_64 "$logs/$n.noam.log")
+	[ "$noamr" = ok ] || fail=1
 	arm64=-
 	if grep -q '^+++ b/arch/arm64/\|^+++ b/kernel/' "$p"; then
 		[ -f "$arm/.config" ] ||
@@ -132,8 +161,9 @@ for p in "$top"/kernel/series/*.patch; do
 			kst=FAIL; fail=1
 		fi
 	fi
-	printf '%-56s x86:%-4s i386:%-4s arm64:%-4s kselftest:%-4s checkpatch:%-2s %4ds\n' \
-		"$n" "$x86" "$i386r" "$arm64" "$kst" "$cp" $((SECONDS - t0))
+	printf '%-56s x86:%-4s i386:%-4s am=n:%-4s arm64:%-4s kselftest:%-4s checkpatch:%-2s %4ds\n' \
+		"$n" "$x86" "$i386r" "$noamr" "$arm64" "$kst" "$cp" $((SECONDS - t0)) |
+		tee -a "$logs/table.txt"
 done
 
 # The whole series once more without CONFIG_ADDRESS_MASKING, as in every
@@ -147,5 +177,5 @@ if grep -q '^# CONFIG_ADDRESS_MASKING is not set' "$tree/.config"; then
 fi
 [ "$x86" = ok ] || fail=1
 printf '%-56s x86:%-4s %4ds\n' "all, CONFIG_ADDRESS_MASKING=n" "$x86" \
-	$((SECONDS - t0))
+	$((SECONDS - t0)) | tee -a "$logs/table.txt"
 exit $fail
