@@ -92,11 +92,21 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/hwasan_prog \
-	$(VMBIN)/floor $(VMBIN)/floor.bpf.o
+	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
+
+# The freestanding LASS test guest (tests/vm/run --bare): linked to run in the
+# kernel half (-mcmodel=kernel), no libc, no SSE, no red zone under its traps.
+$(VMBIN)/lass.elf: tests/vm/lass/boot.S tests/vm/lass/lass.c tests/vm/lass/lass.ld
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -ffreestanding -fno-pic -fno-pie -no-pie -mcmodel=kernel \
+		-mno-red-zone -mgeneral-regs-only -fno-stack-protector \
+		-fno-asynchronous-unwind-tables -nostdlib -static \
+		-Wl,-T,tests/vm/lass/lass.ld -Wl,--build-id=none -Wl,-z,noexecstack \
+		-Wl,--fatal-warnings -o $@ tests/vm/lass/boot.S tests/vm/lass/lass.c
 
 $(VMBIN)/tagged-deref: tests/vm/tagged-deref.c tests/lib/tagging.h tests/lib/tap-check.h
 	@mkdir -p $(@D)

@@ -3,9 +3,10 @@
  * tagged-deref: does the (emulated) CPU honour pointer tags? Run in the
  * guest with the CPU model the rig booted:
  *
- *   tagged-deref none|lam|uai
+ *   tagged-deref none|lam|uai [no-lass]
  *
- * Checks the CPUID bits the rig promised, then enables tagging through
+ * Checks the CPUID bits the rig promised (LAM, UAI, and LASS with LAM unless
+ * the rig was given --no-lass, said here as no-lass), then enables tagging through
  * arch_prctl() and dereferences tagged pointers. With LAM the accesses work
  * and see the same memory as the untagged pointer; without a backend they
  * are killed by SIGSEGV. On UAI that depends on the kernel (upstream 6.12
@@ -47,12 +48,14 @@ int main(int argc, char **argv)
 	volatile uint64_t *plain = malloc(sizeof(*plain));
 	const char *cpu = argc > 1 ? argv[1] : "";
 	int lam = !strcmp(cpu, "lam"), uai = !strcmp(cpu, "uai"), tagging;
+	int lass = lam && !(argc > 2 && !strcmp(argv[2], "no-lass"));
 	unsigned long mask = 0, bits = 0;
 	long r;
 	int sig;
 
-	if (!plain || (!lam && !uai && strcmp(cpu, "none"))) {
-		fprintf(stderr, "usage: tagged-deref none|lam|uai\n");
+	if (!plain || (!lam && !uai && strcmp(cpu, "none")) ||
+	    (argc > 2 && strcmp(argv[2], "no-lass")) || argc > 3) {
+		fprintf(stderr, "usage: tagged-deref none|lam|uai [no-lass]\n");
 		return 2;
 	}
 	*plain = 41;
@@ -61,6 +64,9 @@ int main(int argc, char **argv)
 	      "CPUID.(7,1):EAX[26] (LAM) is %s on --cpu %s", lam ? "set" : "clear", cpu);
 	check(cpuid_bit(0x80000021, 0, 7) == uai,
 	      "CPUID.80000021H:EAX[7] (UAI) is %s on --cpu %s", uai ? "set" : "clear", cpu);
+	check(cpuid_bit(7, 1, 6) == lass,
+	      "CPUID.(7,1):EAX[6] (LASS) is %s on --cpu %s%s", lass ? "set" : "clear",
+	      cpu, argc > 2 ? " --no-lass" : "");
 
 	sig = deref_in_child(tag(plain, 0x2a), plain);
 	check(sig == SIGSEGV, "before any enable, a tagged dereference gets SIGSEGV (got %d)", sig);

@@ -36,6 +36,14 @@ is "${line[1]}" "touch: cannot touch '$top/build/vm/ro-probe': Read-only file sy
 is "${line[2]}:${line[3]}" "write 0:1" "/tmp is writable"
 is "${line[4]}:${#line[@]}" "0:5" "CMD runs as root"
 
+# --bare boots a freestanding ELF alone: no command, and a file that exists.
+err=$("$rig" --bare build/vm/lass.elf -- true 2>&1); rc=$?
+is "$rc:$err" "252:tests/vm/run: --bare runs the ELF alone, not 'true'" \
+	"--bare with a command is a rig error"
+err=$("$rig" --bare build/vm/no-such.elf 2>&1); rc=$?
+is "$rc:$err" "252:tests/vm/run: no ELF at $top/build/vm/no-such.elf" \
+	"--bare without its file is a rig error"
+
 start=$(date +%s)
 "$rig" --timeout 8 -- sleep 600 > /dev/null 2>&1; rc=$?
 took=$(($(date +%s) - start))
