@@ -92,7 +92,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/hwasan_prog \
-	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf
+	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
@@ -125,6 +125,10 @@ $(VMBIN)/tagged_addr_test: $(KTREE)/tools/testing/selftests/x86/tagged_addr.c $(
 $(VMBIN)/lam: $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) -O2 -g -std=gnu99 -pthread -Wall -isystem $(KHDR) -o $@ $< -lrt -ldl
+
+$(VMBIN)/lass_user: tests/kernel/lass_user.c tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/tagged_workload: tests/kernel/tagged_workload.c tests/lib/tagging.h
 	@mkdir -p $(@D)

@@ -1,0 +1,43 @@
+#!/bin/sh
+# lass-guest.sh lass|nolass|emulate: in the guest, LASS as the kernel runs
+# it. With lass (--cpu lam): the kernel says it turned LASS on and lists it
+# in /proc/cpuinfo; with nolass (--cpu lam --no-lass) or emulate
+# (vsyscall=emulate on --cpu lam) it does not. Then the kernel's own patching of its text, through the user-
+# half mapping text_poke() writes with, while it runs: a trace event's
+# static keys, a kprobe's INT3 and its removal; and what a user process
+# sees (tests/kernel/lass_user.c). Prints TAP (unnumbered).
+mode=$1
+T=/sys/kernel/tracing
+
+yes_no() { if [ "$1" = 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi; }
+
+dmesg | grep -q 'Linear Address Space Separation (LASS) enabled'
+on=$?
+grep -qw lass /proc/cpuinfo
+listed=$?
+if [ "$mode" = lass ]; then
+	yes_no $on "the kernel turned LASS on"
+	yes_no $listed "/proc/cpuinfo lists lass"
+else
+	yes_no $((on == 0)) "the kernel left LASS off"
+fi
+
+# Static keys: enabling an event patches its sites, disabling unpatches.
+echo > $T/trace
+echo 1 > $T/events/syscalls/sys_enter_getppid/enable
+for i in 1 2 3; do cat /proc/self/stat > /dev/null; sh -c ':'; done
+echo 0 > $T/events/syscalls/sys_enter_getppid/enable
+n=$(grep -c 'sys_getppid' $T/trace)
+yes_no $((n == 0)) "a trace event turned on and off under text patching ($n events)"
+
+# A kprobe: an INT3 written into kernel text and taken out again.
+echo 'p:lassprobe __x64_sys_getppid' > $T/kprobe_events
+echo 1 > $T/events/kprobes/lassprobe/enable
+sh -c ':'; sh -c ':'
+echo 0 > $T/events/kprobes/lassprobe/enable
+n=$(grep -c 'lassprobe:' $T/trace)
+echo '-:lassprobe' >> $T/kprobe_events
+yes_no $((n == 0)) "a kprobe inserted and hit ($n hits)"
+yes_no $(grep -c lassprobe $T/kprobe_events) "the kprobe removed"
+
+build/vm/lass_user "$mode"

@@ -1,0 +1,51 @@
+#!/bin/bash
+# LASS in the guest kernel (kernel/series 0026-0036) on the emulated CPU:
+# on --cpu lam the kernel turns it on, and on --cpu lam --no-lass and with
+# vsyscall=emulate it does not (tests/kernel/lass-guest.sh: text patching
+# at run time, user accesses to the kernel half as #GP or #PF, vsyscall
+# emulation); the kernel's own stray accesses to the user half (lkdtm)
+# end in a #GP oops that names LASS, or a NULL pointer, instead of a #PF.
+. "$(dirname "$0")/../lib/tap.sh"
+cd "$top" || exit 1
+
+tap_guest --cpu lam -- tests/kernel/lass-guest.sh lass
+tap_guest --cpu lam --smp 2 -- tests/kernel/lass-guest.sh lass
+tap_guest --cpu lam --no-lass -- tests/kernel/lass-guest.sh nolass
+tap_guest --cpu lam --append vsyscall=emulate -- sh -c \
+	"dmesg | grep -q 'Disabling LASS due to vsyscall=emulate' &&
+	 echo 'ok - vsyscall=emulate: the kernel says it disables LASS' ||
+	 echo 'not ok - vsyscall=emulate: the kernel says it disables LASS';
+	 tests/kernel/lass-guest.sh emulate"
+
+# lkdtm CRASH LASS-OOPS NO-LASS-OOPS: the oops each CPU gives (the guest
+# panics on an oops; the rig exits 250 and prints the panic text).
+lkdtm()
+{
+	local crash=$1 want_lass=$2 want_nolass=$3 err rc
+
+	err=$("$rig" --cpu lam --timeout 60 -- sh -c \
+		"echo $crash > /sys/kernel/debug/provoke-crash/DIRECT" 2>&1 >/dev/null)
+	rc=$?
+	case $rc:$err in
+	250:*"$want_lass"*) ok 0 "lkdtm $crash under LASS: $want_lass" ;;
+	*) ok 1 "lkdtm $crash under LASS: $want_lass" "exit $rc" \
+		"$(printf '%s\n' "$err" | head -n 8)" ;;
+	esac
+	err=$("$rig" --cpu lam --no-lass --timeout 60 -- sh -c \
+		"echo $crash > /sys/kernel/debug/provoke-crash/DIRECT" 2>&1 >/dev/null)
+	rc=$?
+	case $rc:$err in
+	250:*"$want_nolass"*) ok 0 "lkdtm $crash without LASS: $want_nolass" ;;
+	*) ok 1 "lkdtm $crash without LASS: $want_nolass" "exit $rc" \
+		"$(printf '%s\n' "$err" | head -n 8)" ;;
+	esac
+}
+
+lkdtm ACCESS_USERSPACE "general protection fault, probably LASS violation for address" \
+	"BUG: unable to handle page fault for address"
+lkdtm EXEC_USERSPACE "general protection fault" \
+	"BUG: unable to handle page fault for address"
+lkdtm ACCESS_NULL "general protection fault, kernel NULL pointer dereference 0x0" \
+	"BUG: kernel NULL pointer dereference, address: 0000000000000000"
+
+tap_done
