@@ -62,8 +62,15 @@ tap_guest()
 		*) echo "# $line" ;;
 		esac
 	done < "$out"
+	# prove shows none of a failed run's output unless -v: keep it.
+	local kept=
+	if [ "$rc" != 0 ]; then
+		mkdir -p "$top/build/logs/guest-failures"
+		kept=$top/build/logs/guest-failures/$(date +%Y%m%d-%H%M%S)-$$.txt
+		{ printf 'tests/vm/run %s\n' "$*"; cat "$out"; } > "$kept"
+	fi
 	rm -f "$out"
-	ok "$rc" "guest run ($*) exited 0" "exit status $rc"
+	ok "$rc" "guest run ($*) exited 0" "exit status $rc${kept:+, output in $kept}"
 }
 
 tap_done()
