@@ -4,7 +4,9 @@
 # tree, authored and signed off by SIGNOFF with no trace of the placeholder;
 # a malformed SIGNOFF is refused; no commit message carries checkpatch
 # notes in its body (they belong below the ---), and every patch that
-# checkpatch --strict finds anything in justifies it there. Host only.
+# checkpatch --strict finds anything in justifies it there; the series
+# without its tracepoint patches, the bench's baseline (make
+# kernel-notrace), applies too. Host only.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
@@ -46,5 +48,23 @@ unjustified=$(for p in kernel/series/[0-9]*.patch; do
 		echo "$(basename "$p"): $n findings"
 done)
 is "$unjustified" "" "every checkpatch --strict finding is justified below the ---"
+
+# The bench's baseline: every patch but the *-tracepoint.patch ones.
+wt=build/series-notrace-check
+git -C build/linux-upstream worktree remove --force "$top/$wt" > /dev/null 2>&1
+rm -rf "$wt"
+git -C build/linux-upstream worktree prune
+git -C build/linux-upstream worktree add -q --detach "$top/$wt" refs/tags/upstream
+failed=
+for p in kernel/series/[0-9]*.patch; do
+	case $p in *-tracepoint.patch) continue ;; esac
+	if ! git -C "$wt" -c user.name=t -c user.email=t@t am -q --keep-cr \
+		"$top/$p" > /dev/null 2>&1; then
+		failed=$(basename "$p")
+		break
+	fi
+done
+is "$failed" "" "the series without its tracepoint patches applies (make kernel-notrace)"
+git -C build/linux-upstream worktree remove --force "$top/$wt" > /dev/null 2>&1
 
 tap_done
