@@ -22,28 +22,31 @@ tap_guest --cpu lam --append vsyscall=emulate -- sh -c \
 	 echo 'not ok - vsyscall=emulate: the kernel says it disables LASS';
 	 tests/kernel/lass-guest.sh emulate"
 
-# lkdtm CRASH LASS-OOPS NO-LASS-OOPS: the oops each CPU gives (the guest
-# panics on an oops; the rig exits 250 and prints the panic text).
+# oops WHAT WANT RIG-ARGS...: provoke lkdtm's CRASH on a guest booted with
+# RIG-ARGS; the guest panics on the oops, the rig exits 250 and prints the
+# panic text, which must hold WANT.
+oops()
+{
+	local what=$1 want=$2 err rc
+
+	shift 2
+	err=$("$rig" "$@" --timeout 60 -- sh -c \
+		"echo $crash > /sys/kernel/debug/provoke-crash/DIRECT" 2>&1 >/dev/null)
+	rc=$?
+	case $rc:$err in
+	250:*"$want"*) ok 0 "lkdtm $crash $what: $want" ;;
+	*) ok 1 "lkdtm $crash $what: $want" "exit $rc" \
+		"$(printf '%s\n' "$err" | head -n 8)" ;;
+	esac
+}
+
+# lkdtm CRASH LASS-OOPS NO-LASS-OOPS: the oops each CPU gives.
 lkdtm()
 {
-	local crash=$1 want_lass=$2 want_nolass=$3 err rc
+	local crash=$1
 
-	err=$("$rig" --cpu lam --timeout 60 -- sh -c \
-		"echo $crash > /sys/kernel/debug/provoke-crash/DIRECT" 2>&1 >/dev/null)
-	rc=$?
-	case $rc:$err in
-	250:*"$want_lass"*) ok 0 "lkdtm $crash under LASS: $want_lass" ;;
-	*) ok 1 "lkdtm $crash under LASS: $want_lass" "exit $rc" \
-		"$(printf '%s\n' "$err" | head -n 8)" ;;
-	esac
-	err=$("$rig" --cpu lam --no-lass --timeout 60 -- sh -c \
-		"echo $crash > /sys/kernel/debug/provoke-crash/DIRECT" 2>&1 >/dev/null)
-	rc=$?
-	case $rc:$err in
-	250:*"$want_nolass"*) ok 0 "lkdtm $crash without LASS: $want_nolass" ;;
-	*) ok 1 "lkdtm $crash without LASS: $want_nolass" "exit $rc" \
-		"$(printf '%s\n' "$err" | head -n 8)" ;;
-	esac
+	oops "under LASS" "$2" --cpu lam
+	oops "without LASS" "$3" --cpu lam --no-lass
 }
 
 lkdtm ACCESS_USERSPACE "general protection fault, probably LASS violation for address" \
