@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug series-check series check-debug qemu rig check check-rig \
+.PHONY: guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -52,6 +52,11 @@ kernel-upstream: deps
 kernel-notrace: deps
 	$(Q)$(STEP) kernel-notrace "guest kernel without the tracepoint patches, for benchmarks" \
 		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-notrace.log -- scripts/kernel.sh notrace
+
+## kernel-baseline  upstream 6.12 with the guest config, mitigations on (lass-bench)
+kernel-baseline: deps
+	$(Q)$(STEP) kernel-baseline "upstream kernel with the guest's config, for lass-bench" \
+		"20 min cold, 1 min cached" $(BUILD)/logs/kernel-baseline.log -- scripts/kernel.sh baseline
 
 ## kernel-debug     the series with KASAN, PROVE_LOCKING, DEBUG_VM (build/linux-debug)
 kernel-debug: deps

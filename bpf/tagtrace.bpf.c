@@ -504,11 +504,11 @@ static __always_inline void name_caller(__u64 caller)
 /* The per-event handlers: filter, count, stream. */
 static __always_inline int handle_ctrl(int interface, int op, int req_bits,
 				       int granted_bits, int offset, int mode,
-				       __u64 untag_mask, long ret)
+				       __u64 untag_mask, long ret, int reason)
 {
 	struct tt_record r = {
 		.ctrl = { interface, op, req_bits, granted_bits, offset, mode,
-			  untag_mask, ret },
+			  reason, 0, untag_mask, ret },
 	};
 
 	if (!wanted())
@@ -609,9 +609,9 @@ int BPF_PROG(event##_raw, __VA_ARGS__) { return body; }
 
 TAGGED_ADDR_TP(ctrl,
 	       handle_ctrl(interface, op, req_bits, granted_bits, offset, mode,
-			   untag_mask, ret),
+			   untag_mask, ret, reason),
 	       int interface, int op, int req_bits, int granted_bits,
-	       int offset, int mode, __u64 untag_mask, long ret)
+	       int offset, int mode, __u64 untag_mask, long ret, int reason)
 
 TAGGED_ADDR_TP(untag, handle_untag(tagged, untagged, caller, mode),
 	       unsigned long tagged, unsigned long untagged,
@@ -660,7 +660,7 @@ static __always_inline int prctl_done(int option, __u64 arg2, long ret)
 	mask = mm_untag_mask(mm);
 	return handle_ctrl(TT_IF_ARCH_PRCTL, op, req_bits,
 			   mode ? mask_tag_bits(mask) : 0, mode ? 57 : 0,
-			   mode, mask, ret);
+			   mode, mask, ret, TT_REASON_UNKNOWN);
 }
 
 SEC("fexit/do_arch_prctl_64")

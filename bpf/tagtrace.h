@@ -53,6 +53,20 @@ enum tt_ctrl_op {
 };
 
 /*
+ * tagged_addr_ctrl's reason (the kernel's TAGGED_ADDR_REFUSED_*): why a
+ * process left untagged could not enable. The fallbacks cannot tell.
+ */
+enum tt_ctrl_reason {
+	TT_REASON_UNKNOWN = -1,	/* fallback: upstream has no such field */
+	TT_REASON_NONE,
+	TT_REASON_NO_BACKEND,
+	TT_REASON_SYSCTL,
+	TT_REASON_NO_LASS,	/* LAM, mitigations on, LASS off */
+	TT_REASON_UAI_MITIGATIONS,
+	TT_REASON_MAX,
+};
+
+/*
  * Where each event kind comes from, reported by the frontend once at start.
  * The kernel events are the tagged_addr tracepoints; the fallbacks serve
  * kernels without them (upstream 6.12's LAM).
@@ -77,6 +91,8 @@ struct tt_ctrl {
 	__s32 granted_bits;
 	__s32 offset;
 	__s32 mode;
+	__s32 reason;		/* enum tt_ctrl_reason */
+	__s32 __pad;
 	__u64 untag_mask;
 	__s64 ret;
 };

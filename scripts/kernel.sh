@@ -8,6 +8,10 @@
 #                                baseline of tests/bench/trace-overhead.sh
 #   scripts/kernel.sh debug      build/linux-debug:    the series with KASAN,
 #                                lockdep and DEBUG_VM (kernel/config/debug/)
+#   scripts/kernel.sh baseline   build/linux-baseline: the pristine source with
+#                                the guest kernel's own config (mitigations
+#                                on, so no ADDRESS_MASKING), the baseline of
+#                                tests/bench/lass-bench.sh
 #
 # build/linux-upstream is the unpacked tarball committed to git and tagged
 # "upstream"; build/linux is a worktree of it with the series applied by
@@ -17,7 +21,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh tagged|notrace|debug|upstream}
+variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|upstream}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
@@ -59,10 +63,13 @@ notrace)
 debug)
 	tree=$build/linux-debug
 	patches=("$top"/kernel/series/*.patch) ;;
+baseline)
+	tree=$build/linux-baseline
+	patches=() ;;
 upstream)
 	tree=$up ;;
 *)
-	echo "usage: kernel.sh tagged|notrace|debug|upstream" >&2
+	echo "usage: kernel.sh tagged|notrace|debug|baseline|upstream" >&2
 	exit 2 ;;
 esac
 if [ "$tree" != "$up" ]; then
@@ -77,7 +84,7 @@ fi
 # A later fragment overrides an earlier one (upstream/ turns KALLSYMS_ALL off).
 frags=("$top"/kernel/config/*.config)
 case $variant in
-debug|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
+debug|baseline|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
 esac
 cfgsum=$(sum_files "${frags[@]}")
 if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||

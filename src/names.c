@@ -34,6 +34,23 @@ static const char *const op_names[TT_OP_MAX] = {
 	[TT_OP_RESET]	= "reset",
 };
 
+/* As the tracepoint prints them, for JSON. */
+static const char *const reason_names[TT_REASON_MAX] = {
+	[TT_REASON_NONE]		= "none",
+	[TT_REASON_NO_BACKEND]		= "no_backend",
+	[TT_REASON_SYSCTL]		= "sysctl",
+	[TT_REASON_NO_LASS]		= "no_lass_with_mitigations",
+	[TT_REASON_UAI_MITIGATIONS]	= "uai_with_mitigations",
+};
+
+/* For people: what a refused enable ran into. */
+static const char *const reason_texts[TT_REASON_MAX] = {
+	[TT_REASON_NO_BACKEND]		= "no LAM or UAI",
+	[TT_REASON_SYSCTL]		= "abi.tagged_addr_disabled is set",
+	[TT_REASON_NO_LASS]		= "no LASS with mitigations on",
+	[TT_REASON_UAI_MITIGATIONS]	= "UAI with mitigations on",
+};
+
 /* The trap numbers of arch/x86/include/asm/trapnr.h. */
 static const char *const trap_names[] = {
 	[12]	= "ss",
@@ -80,6 +97,18 @@ const char *tt_op_name(int op)
 const char *tt_source_name(unsigned int src)
 {
 	return lookup(source_names, ARRAY_SIZE(source_names), src);
+}
+
+const char *tt_reason_name(int reason)
+{
+	return lookup(reason_names, ARRAY_SIZE(reason_names), reason);
+}
+
+const char *tt_reason_text(int reason)
+{
+	if (reason < 0 || reason >= TT_REASON_MAX)
+		return NULL;
+	return reason_texts[reason];
 }
 
 const char *tt_trap_name(int trapnr)

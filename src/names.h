@@ -10,6 +10,10 @@ const char *tt_mode_name(int mode);
 const char *tt_if_name(int interface);
 const char *tt_op_name(int op);
 const char *tt_source_name(unsigned int src);
+/* A ctrl event's reason: the tracepoint's name ("unknown" if none). */
+const char *tt_reason_name(int reason);
+/* Why an enable would be refused, for people; NULL when nothing refuses. */
+const char *tt_reason_text(int reason);
 /* The x86 trap a gp event reports: "gp" or "ss". */
 const char *tt_trap_name(int trapnr);
 

@@ -59,7 +59,7 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
 			 const struct tt_fmt *fmt)
 {
 	char sym[128], sys[32];
-	const char *caller;
+	const char *caller, *refused;
 
 	switch (r->kind) {
 	case TT_EV_CTRL:
@@ -71,6 +71,9 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
 		put_int(l, "@", r->ctrl.offset);
 		put_str(l, " mode=", tt_mode_name(r->ctrl.mode));
 		put_int(l, " ret=", r->ctrl.ret);
+		refused = tt_reason_text(r->ctrl.reason);
+		if (refused)
+			put_str(l, " refused: ", refused);
 		break;
 	case TT_EV_UNTAG:
 		put_hex(l, "", r->untag.tagged);
@@ -168,6 +171,8 @@ static void json_fields(struct json *j, const struct tt_record *r,
 		json_kstr(j, "mode", tt_mode_name(r->ctrl.mode));
 		json_khex(j, "untag_mask", r->ctrl.untag_mask);
 		json_kint(j, "ret", r->ctrl.ret);
+		if (r->ctrl.reason != TT_REASON_UNKNOWN)
+			json_kstr(j, "reason", tt_reason_name(r->ctrl.reason));
 		break;
 	case TT_EV_UNTAG:
 		json_khex(j, "tagged", r->untag.tagged);

@@ -2,23 +2,37 @@
 /*
  * tagged_bench: the two hot paths the tagged_addr tracepoints sit on.
  *
- *   tagged_bench [SYSCALLS ROUNDS REPEATS]
+ *   tagged_bench [SYSCALLS ROUNDS REPEATS [tagged|untagged]]
  *
- * syscall: uname() with a tagged buffer in a tagging-enabled process (one
- * access_ok() untag per call). pingpong: a tagged and an untagged process
- * on CPU 0 passing a byte through pipes (two mode switches a round).
+ * tagged (the default): syscall is uname() with a tagged buffer in a
+ * tagging-enabled process (one user-limit check of a tagged pointer per
+ * call); pingpong is a tagged and an untagged process on CPU 0 passing a
+ * byte through pipes (two mode switches a round). untagged: the same
+ * loops with no process enabling tagging and plain pointers, what every
+ * other program on the machine runs (it works on any kernel).
  * Prints the best of REPEATS runs of each, in ns per operation, as
- * "syscall_ns=... pingpong_ns=..." for tests/bench/trace-overhead.sh.
+ * "syscall_ns=... pingpong_ns=..." for tests/bench/trace-overhead.sh and
+ * tests/bench/lass-bench.sh.
  */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <time.h>
 
 #include "../lib/tagging.h"
+
+static int tagged = 1;
+
+/* Enable tagging in this process, in the tagged runs only. */
+static int enable(void)
+{
+	return tagged ? prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE,
+			      0, 0, 0) : 0;
+}
 
 static double now_ns(void)
 {
@@ -35,7 +49,7 @@ static double syscall_loop(long n)
 	long i;
 
 	for (i = 0; i < n; i++)
-		if (uname(tag_ptr(u, 1 + i % 63)))
+		if (uname(tagged ? tag_ptr(u, 1 + i % 63) : u))
 			exit(1);
 	free(u);
 	return (now_ns() - t0) / n;
@@ -53,7 +67,7 @@ static double pingpong(long rounds)
 		exit(1);
 	pid = fork();
 	if (pid == 0) {
-		if (prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, 0, 0, 0))
+		if (enable())
 			_exit(2);
 		for (i = 0; i < rounds; i++)
 			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
@@ -80,6 +94,14 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int status;
 
+	if (argc > 4 && strcmp(argv[4], "tagged")) {
+		if (strcmp(argv[4], "untagged")) {
+			fprintf(stderr, "tagged_bench: mode is tagged or untagged, not '%s'\n",
+				argv[4]);
+			return 2;
+		}
+		tagged = 0;
+	}
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
 	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
@@ -88,7 +110,7 @@ int main(int argc, char **argv)
 		v = pingpong(rounds);
 		best_pp = v < best_pp ? v : best_pp;
 	}
-	/* The syscall loop needs a tagged process: run it in a child. */
+	/* The syscall loop runs in a child, tagged or not, as pingpong's. */
 	for (r = 0; r < reps; r++) {
 		int p[2];
 
@@ -96,7 +118,7 @@ int main(int argc, char **argv)
 			return 1;
 		pid = fork();
 		if (pid == 0) {
-			if (prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, 0, 0, 0))
+			if (enable())
 				_exit(2);
 			v = syscall_loop(n);
 			_exit(write(p[1], &v, sizeof(v)) != sizeof(v));

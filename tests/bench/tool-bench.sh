@@ -21,6 +21,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 rig=tests/vm/run
+. tests/lib/offer.sh
 guest=tests/bench/tool-guest.sh
 [ -n "$BENCH_FAKE_MISMATCH" ] && guest+=" --fake-mismatch"
 
@@ -63,7 +64,7 @@ for cpu in ${cpus-none lam uai}; do
 	# Without tagging, a pipe between two untagged processes switches.
 	load="build/vm/tagalloc 200"
 	[ $cpu = none ] && load="sh -c 'yes | head -c 4000000'"
-	$rig --cpu $cpu --icount -- sh -c "build/tool/tagtrace hist --json -i 30 -n 1 > /tmp/h.json 2> /dev/null &
+	$rig $(offer $cpu) --icount -- sh -c "build/tool/tagtrace hist --json -i 30 -n 1 > /tmp/h.json 2> /dev/null &
 		sleep 2; $load > /dev/null; kill -INT \$!; wait; cat /tmp/h.json" | grep '^{' |
 		python3 -c '
 import json, sys

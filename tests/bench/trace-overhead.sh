@@ -12,6 +12,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 rig="tests/vm/run --icount"
+. tests/lib/offer.sh
 base=build/linux-notrace/arch/x86/boot/bzImage
 bench="build/vm/tagged_bench 20000 2000 3"
 T=/sys/kernel/tracing
@@ -22,8 +23,8 @@ T=/sys/kernel/tracing
 val() { sed -n "s/^$1=//p" <<< "$2" | head -1; }
 
 for cpu in lam uai; do
-	a=$($rig --cpu $cpu --kernel "$base" -- $bench) || exit 1
-	bc=$($rig --cpu $cpu -- sh -c "$bench | sed 's/^/off_/';
+	a=$($rig $(offer $cpu) --kernel "$base" -- $bench) || exit 1
+	bc=$($rig $(offer $cpu) -- sh -c "$bench | sed 's/^/off_/';
 		echo 1 > $T/events/tagged_addr/enable; echo 1 > $T/tracing_on;
 		$bench | sed 's/^/on_/'; echo 0 > $T/events/tagged_addr/enable") || exit 1
 	for m in syscall pingpong; do

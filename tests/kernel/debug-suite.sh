@@ -13,7 +13,7 @@ tests/kernel/trace-guest.sh 5 200 300 64 20 10 \$([ \$0 = uai ] && echo 10 || ec
 tests/tool/counts-guest.sh auto 3 100 100 8 5 || r=1
 exit \$r"
 for cpu in lam uai; do
-	tap_guest --kernel $k --cpu $cpu --smp 2 --mem 1024 --timeout 900 -- sh -c "$guest" $cpu
+	tap_guest --kernel $k $(offer $cpu) --smp 2 --mem 1024 --timeout 900 -- sh -c "$guest" $cpu
 done
 
 # Five minutes of tests/kernel/tagged_fuzz.c on each CPU, 5-level paging
@@ -21,7 +21,7 @@ done
 # another.
 seed=${TAGGED_FUZZ_SEED:-20261203}
 for cpu in lam uai none; do
-	TAGGED_EXPECT=$cpu tap_guest --kernel $k --cpu $cpu --la57 --smp 4 --mem 1024 \
+	TAGGED_EXPECT=$cpu tap_guest --kernel $k $(offer $cpu) --la57 --smp 4 --mem 1024 \
 		--timeout 900 -- build/vm/tagged_fuzz "$seed" 300
 done
 

@@ -377,6 +377,9 @@ static void op_uaccess(void)
 	if (good)
 		report(r >= 0, "%s with %s %p (%s): %ld", up->name, kind, p,
 		       me.tagged ? "tagged" : "untagged", r);
+	else if (up->check_only && sh->backend == LAM && !((uintptr_t)p >> 63))
+		report(r == 0, "%s with %s %p (%s): %ld, want 0 (LAM's limit)",
+		       up->name, kind, p, me.tagged ? "tagged" : "untagged", r);
 	else
 		report(r == -EFAULT, "%s with %s %p (%s): %ld, want -EFAULT",
 		       up->name, kind, p, me.tagged ? "tagged" : "untagged", r);

@@ -7,6 +7,6 @@ cd "$top" || exit 1
 
 seed=${TAGGED_FUZZ_SEED:-20261203}
 TAGGED_EXPECT=lam tap_guest --cpu lam --smp 2 -- build/vm/tagged_fuzz "$seed" 10
-TAGGED_EXPECT=uai tap_guest --cpu uai --la57 --smp 2 -- build/vm/tagged_fuzz "$seed" 10
+TAGGED_EXPECT=uai tap_guest $(offer uai) --la57 --smp 2 -- build/vm/tagged_fuzz "$seed" 10
 
 tap_done

@@ -7,6 +7,7 @@ tap_count=0
 tap_failed=0
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 rig=$top/tests/vm/run
+. "$top/tests/lib/offer.sh"
 
 # ok STATUS DESCRIPTION [DIAGNOSTIC...]: STATUS 0 passes.
 ok()

@@ -216,25 +216,31 @@ static inline long up_uring_read(struct uctx *c, void *p)
  *   io_uring     import_ubuf() and _copy_to_iter()
  * and one check on every other path. __get_user()/__put_user() (epoll's
  * events, futex_get_value_locked()) run after a check and strip nothing.
+ *
+ * check_only: the call checks the pointer (access_ok()) and never uses it.
+ * On LAM hardware the user limit is 2^63 - PAGE_SIZE (kernel/series/0039),
+ * so there a non-canonical pointer with bit 63 clear passes and is treated
+ * as an unmapped one is: futex_wake wakes nobody and returns 0.
  */
 static const struct uaccess_path {
 	const char *name;
 	long (*call)(struct uctx *c, void *p);
 	size_t off2;	/* a second user pointer at p + off2, if not 0 */
 	int checks, checks2;
+	int check_only;
 } uaccess_paths[] = {
-	{ "read", up_read, 0, 2, 0 },
-	{ "write", up_write, 0, 2, 0 },
-	{ "uname", up_uname, 0, 1, 0 },
-	{ "get_user", up_get_user, 0, 1, 0 },
-	{ "put_user", up_put_user, 0, 1, 0 },
-	{ "strncpy_from_user", up_open, 0, 1, 0 },
-	{ "iovec", up_readv, UP_IOV_OFF, 2, 1 },
-	{ "poll", up_poll, 0, 2, 0 },
-	{ "epoll_wait", up_epoll_wait, 0, 1, 0 },
-	{ "futex_wake", up_futex_wake, 0, 1, 0 },
-	{ "futex_wait", up_futex_wait, 0, 1, 0 },
-	{ "io_uring_read", up_uring_read, 0, 2, 0 },
+	{ "read", up_read, 0, 2, 0, 0 },
+	{ "write", up_write, 0, 2, 0, 0 },
+	{ "uname", up_uname, 0, 1, 0, 0 },
+	{ "get_user", up_get_user, 0, 1, 0, 0 },
+	{ "put_user", up_put_user, 0, 1, 0, 0 },
+	{ "strncpy_from_user", up_open, 0, 1, 0, 0 },
+	{ "iovec", up_readv, UP_IOV_OFF, 2, 1, 0 },
+	{ "poll", up_poll, 0, 2, 0, 0 },
+	{ "epoll_wait", up_epoll_wait, 0, 1, 0, 0 },
+	{ "futex_wake", up_futex_wake, 0, 1, 0, 1 },
+	{ "futex_wait", up_futex_wait, 0, 1, 0, 0 },
+	{ "io_uring_read", up_uring_read, 0, 2, 0, 0 },
 };
 
 #define NR_UACCESS_PATHS ((int)(sizeof(uaccess_paths) / sizeof(uaccess_paths[0])))

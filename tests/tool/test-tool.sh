@@ -10,14 +10,14 @@ cd "$top" || exit 1
 upstream=build/linux-upstream/arch/x86/boot/bzImage
 
 for cpu in lam uai; do
-	tap_guest --cpu $cpu -- tests/tool/counts-guest.sh auto 5 200 300 64 20
+	tap_guest $(offer $cpu) -- tests/tool/counts-guest.sh auto 5 200 300 64 20
 done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
 for cpu in lam uai; do
-	tap_guest --cpu $cpu -- tests/tool/tags-guest.sh 20 3 5 16
+	tap_guest $(offer $cpu) -- tests/tool/tags-guest.sh 20 3 5 16
 done
 for smp in 1 2; do
-	tap_guest --cpu uai --smp $smp -- tests/tool/storm-guest.sh 20000
+	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done
 tap_guest --cpu lam -- tests/tool/stop-guest.py
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
@@ -26,7 +26,7 @@ tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh
 tap_guest --cpu lam -- tests/tool/prune-guest.sh 20
 tap_guest --cpu lam -- tests/tool/hist-guest.sh 3 100 200 8 5
 tap_guest --cpu lam -- tests/tool/histmodes-guest.sh auto lam_u57 3 100 200 8 5
-tap_guest --cpu uai -- tests/tool/histmodes-guest.sh raw uai 3 100 200 8 5
+tap_guest $(offer uai) -- tests/tool/histmodes-guest.sh raw uai 3 100 200 8 5
 tap_guest --cpu lam --mem 1024 -- tests/tool/export-guest.sh 3 100 200 8 5
 tap_guest --cpu lam -- tests/tool/unknown-guest.sh
 for attach in auto raw; do

@@ -593,6 +593,11 @@ static void test_names(void)
 		"fentry/switch_mm_irqs_off", "kprobe/switch_mm_irqs_off",
 		"tp_btf/page_fault_user", "raw_tp/page_fault_user",
 	};
+	/* The kernel's TP_printk names for TAGGED_ADDR_REFUSED_* */
+	static const char *const reasons[] = {
+		"none", "no_backend", "sysctl", "no_lass_with_mitigations",
+		"uai_with_mitigations",
+	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(events); i++)
@@ -620,6 +625,17 @@ static void test_names(void)
 	is_str(tt_source_name(TT_SRC_MAX), "unknown",
 	       "source TT_SRC_MAX unknown");
 	is_str(tt_source_name(UINT_MAX), "unknown", "source UINT_MAX unknown");
+	for (i = 0; i < ARRAY_SIZE(reasons); i++)
+		is_str(tt_reason_name(i), reasons[i], "reason name %u", i);
+	is_str(tt_reason_name(TT_REASON_UNKNOWN), "unknown",
+	       "reason -1 (fallback) unknown");
+	is_str(tt_reason_name(TT_REASON_MAX), "unknown",
+	       "reason TT_REASON_MAX unknown");
+	ok(!tt_reason_text(TT_REASON_NONE), "no refusal text for none");
+	ok(!tt_reason_text(TT_REASON_UNKNOWN), "no refusal text for a fallback");
+	ok(!tt_reason_text(TT_REASON_MAX), "no refusal text out of range");
+	is_str(tt_reason_text(TT_REASON_NO_LASS), "no LASS with mitigations on",
+	       "refusal text: LAM without LASS");
 }
 
 static void test_parse_events(void)
@@ -972,6 +988,7 @@ static struct tt_record rec_query(void)
 	r.ctrl.mode = TT_MODE_NONE;
 	r.ctrl.untag_mask = UINT64_MAX;
 	r.ctrl.ret = -22;
+	r.ctrl.reason = TT_REASON_NO_LASS;
 	return r;
 }
 
@@ -1092,7 +1109,7 @@ static void test_record_json(struct ksyms *ks)
 		   "\"interface\":\"arch_prctl\",\"op\":\"enable\","
 		   "\"req_bits\":6,\"granted_bits\":6,\"offset\":57,"
 		   "\"mode\":\"lam_u57\",\"untag_mask\":\"0x81ffffffffffffff\","
-		   "\"ret\":0}\n",
+		   "\"ret\":0,\"reason\":\"none\"}\n",
 		   "ctrl enable");
 	r = rec_query();
 	check_json(&r, &plain,
@@ -1101,18 +1118,28 @@ static void test_record_json(struct ksyms *ks)
 		   "\"interface\":\"prctl\",\"op\":\"query\","
 		   "\"req_bits\":-1,\"granted_bits\":0,\"offset\":0,"
 		   "\"mode\":\"none\",\"untag_mask\":\"0xffffffffffffffff\","
+		   "\"ret\":-22,\"reason\":\"no_lass_with_mitigations\"}\n",
+		   "ctrl query, negative req_bits and ret, refused");
+	r.ctrl.reason = TT_REASON_UNKNOWN;
+	check_json(&r, &plain,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"ctrl\","
+		   "\"interface\":\"prctl\",\"op\":\"query\","
+		   "\"req_bits\":-1,\"granted_bits\":0,\"offset\":0,"
+		   "\"mode\":\"none\",\"untag_mask\":\"0xffffffffffffffff\","
 		   "\"ret\":-22}\n",
-		   "ctrl query, negative req_bits and ret");
+		   "ctrl from a fallback: no reason key");
 	r.ctrl.interface = TT_IF_MAX;
 	r.ctrl.op = -1;
 	r.ctrl.mode = 9;
+	r.ctrl.reason = TT_REASON_MAX;
 	check_json(&r, &plain,
 		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
 		   "\"comm\":\"app\",\"event\":\"ctrl\","
 		   "\"interface\":\"unknown\",\"op\":\"unknown\","
 		   "\"req_bits\":-1,\"granted_bits\":0,\"offset\":0,"
 		   "\"mode\":\"unknown\",\"untag_mask\":\"0xffffffffffffffff\","
-		   "\"ret\":-22}\n",
+		   "\"ret\":-22,\"reason\":\"unknown\"}\n",
 		   "ctrl with out-of-range interface, op and mode");
 
 	r = rec_untag();
@@ -1218,7 +1245,7 @@ static void test_record_json(struct ksyms *ks)
 		   "\"interface\":\"arch_prctl\",\"op\":\"enable\","
 		   "\"req_bits\":6,\"granted_bits\":6,\"offset\":57,"
 		   "\"mode\":\"lam_u57\",\"untag_mask\":\"0x81ffffffffffffff\","
-		   "\"ret\":0}\n",
+		   "\"ret\":0,\"reason\":\"none\"}\n",
 		   "comm of 16 bytes without NUL: 16 characters, no more");
 
 	r = rec_gp();
@@ -1259,8 +1286,20 @@ static void test_record_text(struct ksyms *ks)
 	r = rec_query();
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             ctrl   "
+		   "prctl query bits=0@0 mode=none ret=-22"
+		   " refused: no LASS with mitigations on\n",
+		   "ctrl query: no req= when nothing was asked, refused");
+	r.ctrl.reason = TT_REASON_UAI_MITIGATIONS;
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             ctrl   "
+		   "prctl query bits=0@0 mode=none ret=-22"
+		   " refused: UAI with mitigations on\n",
+		   "ctrl refused on UAI");
+	r.ctrl.reason = TT_REASON_UNKNOWN;
+	check_text(&r, &plain,
+		   "1.500000    2   100     101     app             ctrl   "
 		   "prctl query bits=0@0 mode=none ret=-22\n",
-		   "ctrl query: no req= when nothing was asked");
+		   "ctrl from a fallback: nothing said about a refusal");
 
 	r = rec_untag();
 	check_text(&r, &plain,

@@ -25,7 +25,7 @@ echo
 echo "== AMD UAI: the same six tag bits through the same calls (EFER.UAI,"
 echo "== switched per process by kernel/series/). The CPU ignores bit 63 too;"
 echo "== the kernel never accepts such a pointer in a system call."
-run --cpu uai -- build/vm/tagged-deref uai
+run --cpu uai --append mitigations=off -- build/vm/tagged-deref uai
 echo
 echo "== A CPU without LAM or UAI: enabling fails with ENODEV, and a tagged"
 echo "== dereference is killed by SIGSEGV (the address is not canonical)."

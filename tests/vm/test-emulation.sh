@@ -14,14 +14,14 @@ cd "$top" || exit 1
 
 vm=build/vm
 tap_guest --cpu none -- $vm/tagged-deref none
-tap_guest --cpu uai -- $vm/tagged-deref uai
+tap_guest $(offer uai) -- $vm/tagged-deref uai
 tap_guest --cpu lam -- sh -c "$vm/tagged-deref lam && tests/vm/lam-selftest.sh $vm/lam"
-tap_guest --cpu lam --no-lass -- $vm/tagged-deref lam no-lass
+tap_guest --cpu lam --no-lass --append mitigations=off -- $vm/tagged-deref lam no-lass
 tap_guest --cpu lam --la57 -- sh -c "$vm/tagged-deref lam && tests/vm/lam-selftest.sh $vm/lam"
 tap_guest --cpu lam -- $vm/emul-paths lam
 tap_guest --cpu lam --la57 -- $vm/emul-paths lam
-tap_guest --cpu uai -- $vm/emul-paths uai
-tap_guest --cpu uai --la57 -- $vm/emul-paths uai
+tap_guest $(offer uai) -- $vm/emul-paths uai
+tap_guest $(offer uai) --la57 -- $vm/emul-paths uai
 tap_guest --cpu lam --bare $vm/lass.elf
 tap_guest --cpu lam --no-lass --bare $vm/lass.elf
 tap_guest --cpu none --bare $vm/lass.elf
