@@ -309,10 +309,12 @@ demo-cpus: deps kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig
 	$(Q)tests/vm/demo.sh
 
-## bench            benchmarks (tests/bench/): tracepoint cost; tagtrace vs the floor and bpftrace,
-##                  each goal PASS/MISS; fails on a wrong drop count (~15 min)
-bench: rig tagtrace kernel-notrace
+## bench            benchmarks (tests/bench/): tracepoint cost; tagging with mitigations against
+##                  upstream; tagtrace vs the floor and bpftrace, each goal PASS/MISS; fails on a
+##                  wrong drop count (~25 min once built)
+bench: rig tagtrace kernel-notrace kernel-baseline
 	$(Q)tests/bench/trace-overhead.sh
+	$(Q)tests/bench/lass-bench.sh
 	$(Q)tests/bench/tool-bench.sh
 
 ## soak             10 minutes of storm under tagtrace top: memory, drops, exit
