@@ -8,11 +8,10 @@
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
-tap_guest --cpu lam -- tests/kernel/lass-guest.sh lass
-# Every CPU enforces it: the user side, pinned to each of two CPUs. (Text
-# patching is tested on one CPU: with two, the emulator can take an INT3
-# that text_poke_bp() already replaced, with or without LASS; see the
-# cover letter's "Not yet".)
+# On two CPUs, so that text_poke_bp() syncs another CPU at each step
+# (tests/vm/xmodify-guest.sh is the stress test of that under the rig).
+tap_guest --cpu lam --smp 2 -- tests/kernel/lass-guest.sh lass
+# Every CPU enforces it: the user side, pinned to each of two CPUs.
 tap_guest --cpu lam --smp 2 -- sh -c \
 	"taskset -c 0 build/vm/lass_user lass && taskset -c 1 build/vm/lass_user lass"
 tap_guest --cpu lam --no-lass -- tests/kernel/lass-guest.sh nolass

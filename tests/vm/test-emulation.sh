@@ -8,7 +8,10 @@
 # under LAM and UAI, each with 4- and 5-level paging (tests/vm/emul-paths.c);
 # the LASS rules from a freestanding guest (tests/vm/lass/): on LAM with
 # LASS, and the same probes on LAM without LASS and on a CPU with neither,
-# where paging, SMAP and SMEP answer and CR4.LASS is a reserved bit.
+# where paging, SMAP and SMEP answer and CR4.LASS is a reserved bit;
+# cross-modifying code on four vCPUs (tests/vm/xmodify-guest.sh): static
+# branches rewritten by text_poke_bp() while the other CPUs run through
+# them, which must never leave a CPU running bytes already replaced.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
@@ -25,5 +28,6 @@ tap_guest $(offer uai) --la57 -- $vm/emul-paths uai
 tap_guest --cpu lam --bare $vm/lass.elf
 tap_guest --cpu lam --no-lass --bare $vm/lass.elf
 tap_guest --cpu none --bare $vm/lass.elf
+tap_guest --cpu lam --smp 4 -- tests/vm/xmodify-guest.sh ${XMODIFY_SECONDS:-30}
 
 tap_done
