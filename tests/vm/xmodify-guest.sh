@@ -32,7 +32,6 @@ E=$T/events/tagged_addr/tagged_addr_untag/enable
 [ -f $E ] || { echo "not ok - no event tagged_addr_untag"; exit 1; }
 # The event writes into a ring buffer nobody reads: keep it small.
 echo 64 > $T/buffer_size_kb
-saved=$(cat $F)
 
 pids=
 cpu=1
@@ -53,10 +52,10 @@ flip()
 		for f in $feats; do
 			echo "NO_$f" > $F
 			echo "$f" > $F
+			flips=$((flips + 2))
 		done
 		n=$((n + 1))
 	done
-	flips=$((flips + $1 * 6))
 }
 
 t0=$(date +%s)
@@ -67,7 +66,6 @@ while [ $(($(date +%s) - t0)) -lt "$secs" ]; do
 	events=$((events + 2))
 done
 echo 0 > $E
-for f in $saved; do echo "$f" > $F; done
 # shellcheck disable=SC2086
 kill $pids
 wait 2> /dev/null
