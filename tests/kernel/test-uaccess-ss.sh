@@ -1,9 +1,13 @@
 #!/bin/sh
-# The series' link-time check against user accesses through the stack
-# segment, which UAI does not untag (arch/x86/tools/uaccess_ss, run by
-# Makefile.postlink on vmlinux): on the guest kernel it finds the user
-# accesses and passes; on a crafted image (uaccess_ss_bad.S) it names
-# exactly the three SS references among the user accesses, and fails.
+# The series' count of user accesses through the stack segment, which UAI
+# does not untag (arch/x86/tools/uaccess_ss, run by Makefile.postlink on
+# vmlinux with --record; the kernel does not use UAI if it is not 0): on
+# the guest kernel it finds the user accesses, none through SS, and the
+# count in vmlinux is 0; on a crafted image (uaccess_ss_bad.S) it names
+# exactly the three SS references among the user accesses and fails,
+# names frame pointers as the remedy for a %rbp base unless the kernel
+# has them, and with --record writes 3 into uaccess_ss_sites and nothing
+# else.
 # Host side; prints TAP.
 cd "$(dirname "$0")/../.." || exit 1
 tool=build/linux/arch/x86/tools/uaccess_ss
@@ -16,7 +20,7 @@ t()	# t OK DESCRIPTION
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 
-echo "1..6"
+echo "1..11"
 if [ ! -x $tool ]; then
 	t 1 "$tool exists (the series builds it with CONFIG_ADDRESS_MASKING)"
 	exit 1
@@ -49,3 +53,51 @@ echo "# SS user accesses: $want"
 t $? "it names exactly the three SS references with a user-access fixup"
 grep -q ': 3 of 8 user accesses' $d/err
 t $? "it counts 8 user accesses, 3 of them through SS"
+grep -q 'frame pointers (UNWINDER_FRAME_POINTER) keep the compiler' $d/err
+t $? "it names frame pointers as the remedy"
+
+# word FILE SYMBOL: the 32-bit little-endian value of a data symbol.
+word()
+{
+	python3 -c '
+import subprocess, sys
+f, name = sys.argv[1], sys.argv[2]
+nm = subprocess.run(["nm", f], capture_output=True, text=True).stdout
+addr = [int(l.split()[0], 16) for l in nm.splitlines() if l.endswith(" " + name)]
+hdr = subprocess.run(["objdump", "-h", "-w", f], capture_output=True, text=True).stdout
+for l in hdr.splitlines():
+    p = l.split()
+    if addr and len(p) > 6 and p[0].isdigit():
+        size, vma, off = int(p[2], 16), int(p[3], 16), int(p[5], 16)
+        if vma <= addr[0] < vma + size:
+            with open(f, "rb") as fh:
+                fh.seek(off + addr[0] - vma)
+                print(int.from_bytes(fh.read(4), "little"))
+            sys.exit(0)
+print("none")' "$1" "$2"
+}
+
+cp $d/bad $d/rec
+$tool --record $d/rec 2> $d/err
+rc=$?
+sed 's/^/# /' $d/err
+got=$(word $d/rec uaccess_ss_sites)
+next=$(word $d/rec uaccess_ss_after)
+echo "# uaccess_ss_sites: $got; the word after it: $next"
+# 3 is one byte: the files must differ in exactly that one.
+diffs=$(cmp -l $d/bad $d/rec | wc -l)
+echo "# bytes changed: $diffs"
+[ $rc = 0 ] && [ "$got" = 3 ] && [ "$next" = $((0x5a5a5a5a)) ] && [ "$diffs" = 1 ]
+t $? "--record writes the count (3) into uaccess_ss_sites and nothing else"
+grep -q 'this kernel will not use UAI' $d/err
+t $? "--record says the kernel will not use UAI"
+
+$tool --record --frame-pointer $d/rec 2> $d/err
+rc=$?
+[ $rc = 0 ] && ! grep -q 'frame pointers (UNWINDER_FRAME_POINTER)' $d/err
+t $? "no frame-pointer remedy for a kernel that has frame pointers"
+
+v=$(word build/linux/vmlinux uaccess_ss_sites)
+echo "# the guest kernel's uaccess_ss_sites: $v"
+[ "$v" = 0 ]
+t $? "the guest kernel's vmlinux holds the count, 0"

@@ -3,7 +3,8 @@
  * A linked image for tests/kernel/test-uaccess-ss.sh: instructions with
  * __ex_table entries, as the kernel's user accesses have, some of which
  * reference SS. arch/x86/tools/uaccess_ss (kernel/series) must name
- * exactly the ones marked "SS" and fail.
+ * exactly the ones marked "SS" and fail, or with --record count them
+ * into uaccess_ss_sites, as it does in vmlinux.
  */
 	.text
 	.globl _start
@@ -33,3 +34,15 @@ _start:
 	.long 7b - ., 0, 3
 	.long 8b - ., 0, 1
 	.long 9b - ., 0, 0x10013
+
+	/* What the kernel reads at boot (arch/x86/mm/tagged_addr.c). */
+	.data
+	.balign 4
+	.type uaccess_ss_sites, @object
+	.size uaccess_ss_sites, 4
+uaccess_ss_sites:
+	.long 0
+	.type uaccess_ss_after, @object
+	.size uaccess_ss_after, 4
+uaccess_ss_after:
+	.long 0x5a5a5a5a

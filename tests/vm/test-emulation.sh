@@ -1,7 +1,8 @@
 #!/bin/bash
 # The patched QEMU emulates LAM and UAI: CPUID bits per --cpu, tagged
 # dereferences working under LAM (4- and 5-level paging) and faulting
-# without it, and the kernel's own LAM selftest; the address paths that
+# without it, and the kernel's own LAM selftest (which skips on a kernel
+# that refuses LAM: --no-lass with mitigations on); the address paths that
 # are not plain loads and stores (a tagged RSP through PUSH, CALL, PUSHF,
 # far CALL/RET and IRETQ, gathers with tagged elements, data breakpoints,
 # CS/DS/ES/SS prefixes, which 64-bit mode ignores)
@@ -20,6 +21,7 @@ tap_guest --cpu none -- $vm/tagged-deref none
 tap_guest $(offer uai) -- $vm/tagged-deref uai
 tap_guest --cpu lam -- sh -c "$vm/tagged-deref lam && tests/vm/lam-selftest.sh $vm/lam"
 tap_guest --cpu lam --no-lass --append mitigations=off -- $vm/tagged-deref lam no-lass
+tap_guest --cpu lam --no-lass -- tests/vm/lam-refused.sh $vm/lam
 tap_guest --cpu lam --la57 -- sh -c "$vm/tagged-deref lam && tests/vm/lam-selftest.sh $vm/lam"
 tap_guest --cpu lam -- $vm/emul-paths lam
 tap_guest --cpu lam --la57 -- $vm/emul-paths lam
