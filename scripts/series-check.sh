@@ -8,7 +8,7 @@
 # kselftests a patch touches (x86, mm/tags) against the tree's own headers,
 # failing on any compiler warning in the files the patch changes, and build
 # an x86_64 tinyconfig bzImage without CONFIG_ADDRESS_MASKING after each
-# (every x86_64 kernel before patch 41 that has CPU_MITIGATIONS). Then
+# (every x86_64 kernel before patch 42 that has CPU_MITIGATIONS). Then
 # build the whole series in the guest configuration without
 # CONFIG_ADDRESS_MASKING.
 # Long (a full kernel rebuild per patch that changes a widely included
@@ -63,7 +63,7 @@ fi
 
 # The configuration every per-patch build uses (re-applied on resume, as
 # the last step of a run turns ADDRESS_MASKING off). Mitigations off: until
-# patch 41 ADDRESS_MASKING depends on !CPU_MITIGATIONS, and the tagging code
+# patch 42 ADDRESS_MASKING depends on !CPU_MITIGATIONS, and the tagging code
 # must build at every patch. The guest kernel (make kernel) builds the
 # whole series with both on.
 "$tree/scripts/config" --file "$tree/.config" --disable CPU_MITIGATIONS \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# LASS in the guest kernel (kernel/series 0026-0036) on the emulated CPU:
+# LASS in the guest kernel (kernel/series 0027-0037) on the emulated CPU:
 # on --cpu lam the kernel turns it on, and on --cpu lam --no-lass and with
 # vsyscall=emulate it does not (tests/kernel/lass-guest.sh: text patching
 # at run time, user accesses to the kernel half as #GP or #PF, vsyscall
