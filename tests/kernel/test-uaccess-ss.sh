@@ -4,13 +4,15 @@
 # vmlinux with --record; the kernel does not use UAI if it is not 0): on
 # the guest kernel it finds the user accesses, none through SS, and the
 # count in vmlinux is 0; on a crafted image (uaccess_ss_bad.S) it names
-# exactly the three SS references among the user accesses and fails,
-# names frame pointers as the remedy for a %rbp base unless the kernel
-# has them, and with --record writes 3 into uaccess_ss_sites and nothing
-# else.
+# exactly the four SS references (one with REX2) and the four FS/GS ones
+# among the user accesses (a string instruction, a fifth prefix, an FS
+# override on a %rsp base; not VEX or REX2 accesses based on %r13/%r12)
+# and fails, names frame pointers as the remedy for a %rbp base unless
+# the kernel has them, and with --record writes 8 into uaccess_ss_sites
+# and nothing else.
 # Host side; prints TAP.
 cd "$(dirname "$0")/../.." || exit 1
-tool=build/linux/arch/x86/tools/uaccess_ss
+tool=${UACCESS_SS_TOOL:-build/linux/arch/x86/tools/uaccess_ss}
 d=$(mktemp -d) || exit 1
 trap 'rm -rf $d' EXIT
 n=0
@@ -20,7 +22,7 @@ t()	# t OK DESCRIPTION
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 
-echo "1..11"
+echo "1..12"
 if [ ! -x $tool ]; then
 	t 1 "$tool exists (the series builds it with CONFIG_ADDRESS_MASKING)"
 	exit 1
@@ -30,7 +32,7 @@ t 0 "$tool exists (the series builds it with CONFIG_ADDRESS_MASKING)"
 UACCESS_SS_VERBOSE=1 $tool build/linux/vmlinux > $d/out 2> $d/err
 rc=$?
 sed 's/^/# /' $d/out $d/err
-t $rc "the guest kernel's vmlinux has no user access through SS"
+t $rc "the guest kernel's vmlinux has no user access through SS, FS or GS"
 sites=$(sed -n 's/.*: \([0-9]*\) user accesses.*/\1/p' $d/out)
 # A 6.12 x86-64 kernel has a few hundred: fewer means a parse error.
 [ "${sites:-0}" -ge 100 ]
@@ -47,12 +49,22 @@ got=$(grep -o 'through %r[bs]p .* at 0x[0-9a-f]*' $d/err |
       sed 's/through \(%r[bs]p\) .* at \(0x[0-9a-f]*\)/\1@\2/' | tr '\n' ' ')
 want=$(objdump -d $d/bad | awk '/mov    0x0\(%rbp\),%eax|mov    0x8\(%rsp\)|movl   \$0x0,0x10\(%rbp,%rcx,4\)/ {
 	sub(/:/, "", $1); reg = $0 ~ /rsp/ ? "%rsp" : "%rbp"; printf "%s@0x%s ", reg, $1 }')
+# binutils 2.40 does not decode REX2: its address is a label's.
+rex2=$(nm $d/bad | awk '$3 == "rex2_ss" { print $1 }')
+[ -n "$rex2" ] && want="$want$(printf '%%rsp@0x%x ' 0x$rex2)"
 echo "# named: $got"
 echo "# SS user accesses: $want"
 [ -n "$want" ] && [ "$got" = "$want" ]
-t $? "it names exactly the three SS references with a user-access fixup"
-grep -q ': 3 of 8 user accesses' $d/err
-t $? "it counts 8 user accesses, 3 of them through SS"
+t $? "it names exactly the four SS references with a user-access fixup"
+got=$(sed -n 's/.*through \(%[fg]s\) at \(0x[0-9a-f]*\).*/\1@\2/p' $d/err | tr '\n' ' ')
+want=$(objdump -d $d/bad | awk '/mov    %gs:\(%rdi\),%eax|%fs:0x8\(%rsp\)|movsb  %gs:|cs mov %fs:/ {
+	sub(/:/, "", $1); reg = $0 ~ /%fs/ ? "%fs" : "%gs"; printf "%s@0x%s ", reg, $1 }')
+echo "# named through FS/GS: $got"
+echo "# FS/GS user accesses: $want"
+[ -n "$want" ] && [ "$got" = "$want" ]
+t $? "it names exactly the four FS/GS user accesses"
+grep -q ': 8 of 15 user accesses go through SS, FS or GS' $d/err
+t $? "it counts 15 user accesses, 8 of them through SS, FS or GS"
 grep -q 'frame pointers (UNWINDER_FRAME_POINTER) keep the compiler' $d/err
 t $? "it names frame pointers as the remedy"
 
@@ -84,11 +96,11 @@ sed 's/^/# /' $d/err
 got=$(word $d/rec uaccess_ss_sites)
 next=$(word $d/rec uaccess_ss_after)
 echo "# uaccess_ss_sites: $got; the word after it: $next"
-# 3 is one byte: the files must differ in exactly that one.
+# 8 is one byte: the files must differ in exactly that one.
 diffs=$(cmp -l $d/bad $d/rec | wc -l)
 echo "# bytes changed: $diffs"
-[ $rc = 0 ] && [ "$got" = 3 ] && [ "$next" = $((0x5a5a5a5a)) ] && [ "$diffs" = 1 ]
-t $? "--record writes the count (3) into uaccess_ss_sites and nothing else"
+[ $rc = 0 ] && [ "$got" = 8 ] && [ "$next" = $((0x5a5a5a5a)) ] && [ "$diffs" = 1 ]
+t $? "--record writes the count (8) into uaccess_ss_sites and nothing else"
 grep -q 'this kernel will not use UAI' $d/err
 t $? "--record says the kernel will not use UAI"
 

@@ -2,9 +2,9 @@
 /*
  * A linked image for tests/kernel/test-uaccess-ss.sh: instructions with
  * __ex_table entries, as the kernel's user accesses have, some of which
- * reference SS. arch/x86/tools/uaccess_ss (kernel/series) must name
- * exactly the ones marked "SS" and fail, or with --record count them
- * into uaccess_ss_sites, as it does in vmlinux.
+ * reference SS, FS or GS. arch/x86/tools/uaccess_ss (kernel/series) must
+ * name exactly the user accesses marked "SS", "FS" or "GS" and fail, or
+ * with --record count them into uaccess_ss_sites, as it does in vmlinux.
  */
 	.text
 	.globl _start
@@ -19,6 +19,15 @@ _start:
 7:	mov (,%rbp,2), %eax		/* rbp as the index: DS */
 8:	mov (%rbp), %edx		/* SS, but EX_TYPE_DEFAULT: no user access */
 9:	rep movsb			/* rsi/rdi: DS and ES */
+10:	mov %gs:(%rdi), %eax		/* GS: not untagged either */
+11:	mov %gs:(%rdi), %edx		/* GS, but EX_TYPE_DEFAULT */
+12:	mov %fs:8(%rsp), %eax		/* FS, before the SS base */
+13:	gs movsb			/* GS: a string instruction, no ModRM */
+14:	.byte 0x66, 0x67, 0xf3, 0x2e, 0x64, 0x8b, 0x07	/* FS: 5th prefix */
+15:	vmovdqu (%r13), %ymm0		/* VEX.B: %r13, DS */
+rex2_ss:				/* SS: REX2 with X4 set, base %rsp */
+16:	.byte 0xd5, 0x20, 0x8b, 0x04, 0x24
+17:	.byte 0xd5, 0x01, 0x8b, 0x04, 0x24	/* REX2 B3: base %r12, DS */
 	ret
 	.size _start, .-_start
 
@@ -34,6 +43,14 @@ _start:
 	.long 7b - ., 0, 3
 	.long 8b - ., 0, 1
 	.long 9b - ., 0, 0x10013
+	.long 10b - ., 0, 3
+	.long 11b - ., 0, 1
+	.long 12b - ., 0, 3
+	.long 13b - ., 0, 0x10013
+	.long 14b - ., 0, 3
+	.long 15b - ., 0, 3
+	.long 16b - ., 0, 3
+	.long 17b - ., 0, 3
 
 	/* What the kernel reads at boot (arch/x86/mm/tagged_addr.c). */
 	.data
