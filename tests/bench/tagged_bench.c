@@ -12,7 +12,12 @@
  * other program on the machine runs (it works on any kernel).
  * Prints the best of REPEATS runs of each, in ns per operation, as
  * "syscall_ns=... pingpong_ns=..." for tests/bench/trace-overhead.sh and
- * tests/bench/lass-bench.sh.
+ * tests/bench/lass-bench.sh. Then one more ping-pong of REPEATS * ROUNDS
+ * rounds, each round timed on its own (one clock_gettime() a round, in
+ * the vDSO): the 10th, 50th and 90th percentile round trip, as
+ * pingpong_p10_ns, pingpong_median_ns and pingpong_p90_ns. A round that
+ * took a timer interrupt or a wake-up of another task moves the mean but
+ * not the median, which under --icount is the same in every boot.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -55,17 +60,28 @@ static double syscall_loop(long n)
 	return (now_ns() - t0) / n;
 }
 
-static double pingpong(long rounds)
+static int cmp_double(const void *a, const void *b)
 {
-	int ab[2], ba[2];
-	double t0;
-	char c = 0;
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Start the ping-pong's other side, a child that enables tagging in the
+ * tagged runs and answers each byte on ab with one on ba.
+ */
+static pid_t partner(int ab[2], int ba[2], long rounds)
+{
+	char c;
 	long i;
 	pid_t pid;
 
 	if (pipe(ab) || pipe(ba))
 		exit(1);
 	pid = fork();
+	if (pid < 0)
+		exit(1);
 	if (pid == 0) {
 		if (enable())
 			_exit(2);
@@ -74,13 +90,59 @@ static double pingpong(long rounds)
 				_exit(3);
 		_exit(0);
 	}
+	return pid;
+}
+
+static void part(pid_t pid, int ab[2], int ba[2])
+{
+	waitpid(pid, NULL, 0);
+	close(ab[0]); close(ab[1]); close(ba[0]); close(ba[1]);
+}
+
+/* The round trips' 10th, 50th and 90th percentiles, each timed alone. */
+static void pingpong_rounds(long rounds, double pct[3])
+{
+	double t, *round = malloc(rounds * sizeof(*round));
+	int ab[2], ba[2];
+	char c = 0;
+	long i;
+	pid_t pid;
+
+	if (!round)
+		exit(1);
+	pid = partner(ab, ba, rounds);
+	/* Fault the array in (and out of the fork's COW) before timing. */
+	memset(round, 0, rounds * sizeof(*round));
+	t = now_ns();
+	for (i = 0; i < rounds; i++) {
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			exit(1);
+		round[i] = now_ns();
+		round[i] -= t;
+		t += round[i];
+	}
+	part(pid, ab, ba);
+	qsort(round, rounds, sizeof(*round), cmp_double);
+	pct[0] = round[(rounds - 1) / 10];
+	pct[1] = round[(rounds - 1) / 2];
+	pct[2] = round[(rounds - 1) * 9 / 10];
+	free(round);
+}
+
+static double pingpong(long rounds)
+{
+	int ab[2], ba[2];
+	double t0;
+	char c = 0;
+	long i;
+	pid_t pid = partner(ab, ba, rounds);
+
 	t0 = now_ns();
 	for (i = 0; i < rounds; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			exit(1);
 	t0 = (now_ns() - t0) / rounds;
-	waitpid(pid, NULL, 0);
-	close(ab[0]); close(ab[1]); close(ba[0]); close(ba[1]);
+	part(pid, ab, ba);
 	return t0;
 }
 
@@ -89,7 +151,7 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? atol(argv[1]) : 200000;
 	long rounds = argc > 2 ? atol(argv[2]) : 20000;
 	int reps = argc > 3 ? atoi(argv[3]) : 5, r;
-	double best_sys = 1e18, best_pp = 1e18, v;
+	double best_sys = 1e18, best_pp = 1e18, v, pct[3];
 	cpu_set_t cpu0;
 	pid_t pid;
 	int status;
@@ -101,6 +163,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		tagged = 0;
+	}
+	if (n < 1 || rounds < 1 || reps < 1) {
+		fprintf(stderr, "tagged_bench: SYSCALLS, ROUNDS and REPEATS must be at least 1\n");
+		return 2;
 	}
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
@@ -130,6 +196,9 @@ int main(int argc, char **argv)
 		close(p[1]);
 		best_sys = v < best_sys ? v : best_sys;
 	}
+	pingpong_rounds(rounds * reps, pct);
 	printf("syscall_ns=%.1f\npingpong_ns=%.1f\n", best_sys, best_pp);
+	printf("pingpong_p10_ns=%.1f\npingpong_median_ns=%.1f\npingpong_p90_ns=%.1f\n",
+	       pct[0], pct[1], pct[2]);
 	return 0;
 }
