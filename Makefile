@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu rig check check-rig \
+.PHONY: modules-rig kernel-modules guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -58,12 +58,17 @@ kernel-baseline: deps
 	$(Q)$(STEP) kernel-baseline "upstream kernel with the guest's config, for lass-bench" \
 		"20 min cold, 1 min cached" $(BUILD)/logs/kernel-baseline.log -- scripts/kernel.sh baseline
 
+## kernel-modules   the series with loadable modules (build/linux-modules)
+kernel-modules: deps
+	$(Q)$(STEP) kernel-modules "guest kernel with loadable modules, for the module tests" \
+		"6 min cold, 1 min cached" $(BUILD)/logs/kernel-modules.log -- scripts/kernel.sh modules
+
 ## kernel-debug     the series with KASAN, PROVE_LOCKING, DEBUG_VM (build/linux-debug)
 kernel-debug: deps
 	$(Q)$(STEP) kernel-debug "guest kernel with KASAN, lockdep and DEBUG_VM" \
 		"30 min cold, 2 min cached" $(BUILD)/logs/kernel-debug.log -- scripts/kernel.sh debug
 
-# What `make check` boots: both kernels one after the other (the second
+# What `make check` boots: the kernels one after the other (the second
 # reuses the first's ccache objects wherever the series changes nothing), and
 # QEMU beside them, where it fills the kernels' single-threaded phases
 # (unpacking, linking, BTF).
@@ -72,6 +77,7 @@ guest-builds: deps
 
 kernels: kernel
 	$(Q)$(MAKE) --no-print-directory kernel-upstream
+	$(Q)$(MAKE) --no-print-directory kernel-modules
 
 ## series-check     build the series one patch at a time: x86_64, i386, arm64, checkpatch, kselftests
 series-check: kernel kernel-upstream
@@ -97,7 +103,20 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/hwasan_prog \
-	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user
+	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
+	$(VMBIN)/ua_write
+
+# The test modules of tests/kernel/test-module.sh, built against the guest
+# kernel with modules (make kernel-modules) in a copy of their sources, as
+# kbuild writes its objects beside them.
+MODSRC := $(wildcard tests/kernel/modules/*)
+MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko
+modules-rig: $(MODKO)
+$(MODKO) &: $(MODSRC) $(BUILD)/linux-modules/Module.symvers
+	$(Q)rm -rf $(VMBIN)/modules && mkdir -p $(VMBIN)/modules && \
+		cp $(MODSRC) $(VMBIN)/modules/ && \
+		$(MAKE) --no-print-directory -s -C $(BUILD)/linux-modules \
+			M=$(CURDIR)/$(VMBIN)/modules KCFLAGS=-Werror modules
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
@@ -132,6 +151,10 @@ $(VMBIN)/lam: $(KTREE)/tools/testing/selftests/x86/lam.c $(KHDR)/linux/prctl.h
 	$(Q)$(CC) -O2 -g -std=gnu99 -pthread -Wall -isystem $(KHDR) -o $@ $< -lrt -ldl
 
 $(VMBIN)/lass_user: tests/kernel/lass_user.c tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/ua_write: tests/kernel/ua_write.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
@@ -275,7 +298,7 @@ install: $(TOOL)/tagtrace
 
 ## check            every test: host unit tests and guest tests (TAP, prove)
 check: guest-builds
-	$(Q)t=$$(date +%s); $(MAKE) --no-print-directory rig tagtrace $(UNIT)/unit_tests && \
+	$(Q)t=$$(date +%s); $(MAKE) --no-print-directory rig modules-rig tagtrace $(UNIT)/unit_tests && \
 		scripts/timings.sh record "rig, tagtrace, unit" $$(($$(date +%s) - t))
 	$(Q)t=$$(date +%s); prove --exec '' --merge --timer $(UNIT)/unit_tests tests/vm/test-*.sh \
 		tests/kernel/test-*.sh tests/tool/test-*.sh; rc=$$?; \

@@ -12,6 +12,10 @@
 #                                the guest kernel's own config (mitigations
 #                                on, so no ADDRESS_MASKING), the baseline of
 #                                tests/bench/lass-bench.sh
+#   scripts/kernel.sh modules    build/linux-modules:  the series with
+#                                CONFIG_MODULES, without debug info or BTF
+#                                (kernel/config/modules/), for
+#                                tests/kernel/test-module.sh
 #
 # build/linux-upstream is the unpacked tarball committed to git and tagged
 # "upstream"; build/linux is a worktree of it with the series applied by
@@ -21,7 +25,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|upstream}
+variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|modules|upstream}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
@@ -63,13 +67,16 @@ notrace)
 debug)
 	tree=$build/linux-debug
 	patches=("$top"/kernel/series/*.patch) ;;
+modules)
+	tree=$build/linux-modules
+	patches=("$top"/kernel/series/*.patch) ;;
 baseline)
 	tree=$build/linux-baseline
 	patches=() ;;
 upstream)
 	tree=$up ;;
 *)
-	echo "usage: kernel.sh tagged|notrace|debug|baseline|upstream" >&2
+	echo "usage: kernel.sh tagged|notrace|debug|baseline|modules|upstream" >&2
 	exit 2 ;;
 esac
 if [ "$tree" != "$up" ]; then
@@ -84,7 +91,7 @@ fi
 # A later fragment overrides an earlier one (upstream/ turns KALLSYMS_ALL off).
 frags=("$top"/kernel/config/*.config)
 case $variant in
-debug|baseline|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
+debug|baseline|modules|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
 esac
 cfgsum=$(sum_files "${frags[@]}")
 if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
@@ -109,7 +116,11 @@ if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
 	echo "$cfgsum" > "$tree/.tagtrace-config"
 fi
 
-make -C "$tree" -j"$(nproc)" CC="ccache gcc" bzImage
+# With modules, the modules target also writes Module.symvers, which
+# building a module outside the tree needs.
+targets=(bzImage)
+[ "$variant" != modules ] || targets+=(modules)
+make -C "$tree" -j"$(nproc)" CC="ccache gcc" "${targets[@]}"
 # Headers for the selftests and tools built against this kernel.
 make -C "$tree" -s headers_install INSTALL_HDR_PATH="$tree/usr-headers"
 echo "kernel: $tree/arch/x86/boot/bzImage"
