@@ -92,8 +92,12 @@ out_of=$(awk -v mm="${mm:-none}" '/tagged_addr_mode_switch:/ && $0 ~ "prev_mm=" 
 	$0 !~ "next_mm=" mm " "' $trace | wc -l)
 # A round switches into the worker's mm once and out of it once; the
 # enable adds one, fork and exit a pair each. Kernel threads running in
-# between (lazy TLB) shift a few either way, so allow 2% plus those.
-lo=$((K - K / 50)) hi=$((K + K / 50 + 6))
+# between (lazy TLB) shift a few either way, and on two CPUs a migration
+# switches into the mm once more: the slower the kernel, the more of
+# them (the debug kernel gave 304 to 313 for 300 rounds). So allow 2%
+# fewer and 5% more, plus those; an event fired twice per switch, or
+# missing, is still far outside.
+lo=$((K - K / 50)) hi=$((K + K / 20 + 6))
 if [ "$into" -ge $lo ] && [ "$into" -le $hi ]; then
 	echo "ok - tagged_addr_mode_switch: $into switches into the tagged mm for $K rounds"
 else
