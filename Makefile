@@ -61,7 +61,7 @@ kernel-baseline: deps
 ## kernel-modules   the series with loadable modules (build/linux-modules)
 kernel-modules: deps
 	$(Q)$(STEP) kernel-modules "guest kernel with loadable modules, for the module tests" \
-		"6 min cold, 1 min cached" $(BUILD)/logs/kernel-modules.log -- scripts/kernel.sh modules
+		"20 min cold, 1 min cached" $(BUILD)/logs/kernel-modules.log -- scripts/kernel.sh modules
 
 ## kernel-debug     the series with KASAN, PROVE_LOCKING, DEBUG_VM (build/linux-debug)
 kernel-debug: deps

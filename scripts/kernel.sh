@@ -64,11 +64,8 @@ notrace)
 	for p in "$top"/kernel/series/*.patch; do
 		case $p in *-tracepoint.patch) ;; *) patches+=("$p") ;; esac
 	done ;;
-debug)
-	tree=$build/linux-debug
-	patches=("$top"/kernel/series/*.patch) ;;
-modules)
-	tree=$build/linux-modules
+debug|modules)
+	tree=$build/linux-$variant
 	patches=("$top"/kernel/series/*.patch) ;;
 baseline)
 	tree=$build/linux-baseline
