@@ -17,6 +17,9 @@ pkgs=(
 	libattr1-dev libcap-ng-dev libfdt-dev
 	seabios qemu-system-data
 	gcc-aarch64-linux-gnu
+	# the series' host tool built for a big-endian build host and run
+	# there (tests/kernel/test-uaccess-ss.sh)
+	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 )
 
 src=/etc/apt/sources.list.d/tagtrace-deb-src.sources

@@ -9,7 +9,9 @@
 # override on a %rsp base; not VEX or REX2 accesses based on %r13/%r12)
 # and fails, names frame pointers as the remedy for a %rbp base unless
 # the kernel has them, and with --record writes 8 into uaccess_ss_sites
-# and nothing else.
+# and nothing else. Built for a big-endian host (s390x, with the kernel's
+# own host-program flags, run under qemu-s390x) it reads both images as
+# the x86 host does and records the same bytes.
 # Host side; prints TAP.
 cd "$(dirname "$0")/../.." || exit 1
 tool=${UACCESS_SS_TOOL:-build/linux/arch/x86/tools/uaccess_ss}
@@ -22,7 +24,7 @@ t()	# t OK DESCRIPTION
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 
-echo "1..12"
+echo "1..16"
 if [ ! -x $tool ]; then
 	t 1 "$tool exists (the series builds it with CONFIG_ADDRESS_MASKING)"
 	exit 1
@@ -113,3 +115,46 @@ v=$(word build/linux/vmlinux uaccess_ss_sites)
 echo "# the guest kernel's uaccess_ss_sites: $v"
 [ "$v" = 0 ]
 t $? "the guest kernel's vmlinux holds the count, 0"
+
+# The same tool on a big-endian build host: the image is little-endian
+# whatever the host is. Kbuild's own command line for the host program,
+# with the s390x cross compiler and the output moved.
+be=$d/uaccess_ss.s390x
+for c in s390x-linux-gnu-gcc qemu-s390x; do
+	command -v $c > /dev/null || echo "# $c is missing: run 'make deps'"
+done
+# HOSTCC and the dependency file go: the flags start after -Wp,-MMD.
+cmd=$(sed -n 's/^savedcmd_arch\/x86\/tools\/uaccess_ss := .* -Wp,-MMD,[^ ]* //p' \
+	build/linux/arch/x86/tools/.uaccess_ss.cmd |
+      sed 's| -o arch/x86/tools/uaccess_ss | |')
+echo "# s390x-linux-gnu-gcc -static -Werror $cmd -o $be"
+(cd build/linux && [ -n "$cmd" ] &&
+ s390x-linux-gnu-gcc -static -Werror $cmd -o $be) > $d/err 2>&1
+rc=$?
+sed 's/^/# /' $d/err
+[ $rc = 0 ] && file $be | grep -q 'MSB executable, IBM S/390'
+t $? "it builds without warnings for a big-endian host (s390x)"
+# be ARGS: the s390x build, named as the x86 one so the messages compare.
+be()
+{
+	qemu-s390x -0 $tool $be "$@"
+}
+UACCESS_SS_VERBOSE=1 $tool build/linux/vmlinux > $d/le 2>&1
+UACCESS_SS_VERBOSE=1 be build/linux/vmlinux > $d/be 2>&1
+rc=$?
+sed 's/^/# s390x: /' $d/be
+[ $rc = 0 ] && [ -s $d/be ] && cmp -s $d/le $d/be
+t $? "on s390x it finds the guest kernel's user accesses as on x86"
+$tool $d/bad > $d/le 2>&1
+be $d/bad > $d/be 2>&1
+rc=$?
+[ $rc = 1 ] && [ -s $d/be ] && cmp -s $d/le $d/be
+t $? "on s390x it names the crafted image's eight accesses as on x86 (exit $rc)"
+cp $d/bad $d/rec.le
+cp $d/bad $d/rec.be
+$tool --record $d/rec.le 2> /dev/null
+be --record $d/rec.be 2> /dev/null
+rc=$?
+echo "# s390x --record: uaccess_ss_sites $(word $d/rec.be uaccess_ss_sites)"
+[ $rc = 0 ] && ! cmp -s $d/bad $d/rec.be && cmp -s $d/rec.le $d/rec.be
+t $? "on s390x --record writes the same little-endian count as on x86"

@@ -15,6 +15,13 @@ in 30 s; two: SIGINT 2.6 s).
   drain after the first SIGINT blocks, and only the default action of a
   second one can end it;
 - `top` and `hist` end their report wait on SIGINT within LIMIT too.
+
+Each timed check takes the best of up to TRIES attempts: on a host whose
+other work takes the vCPUs' threads away, one attempt can stall seconds
+(SIGINT 0.2 s, then 2.8 s, then 1.0 s in three runs beside a kernel
+build), but a tool that drains an unpaced storm before it exits is slow
+in every attempt: the tool before its stop context (575d86f^) was killed
+after 30 s in all three, for SIGINT and for -d 1 and -d 2.
 """
 import os
 import signal
@@ -29,6 +36,7 @@ import tap  # noqa: E402
 TT = os.environ.get("TAGTRACE", "build/tool/tagtrace")
 STORM = "build/vm/storm"
 LIMIT = 0.5
+TRIES = 3
 
 
 def start(args, stdout=subprocess.DEVNULL):
@@ -55,6 +63,36 @@ def finish(p, lines, timeout=30):
     return rc
 
 
+def interrupt(args, after, attached=None):
+    """Starts tagtrace ARGS, sends SIGINT `after` seconds after the attach:
+    its status, the seconds from the signal to its exit (-1 if it never
+    attached), its stderr lines. Appends whether it attached to attached."""
+    p, t0, lines = start(args)
+    if attached is not None:
+        attached.append(t0 is not None)
+    if t0 is None:
+        return finish(p, lines), -1, lines
+    time.sleep(after)
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    rc = finish(p, lines)
+    return rc, time.monotonic() - t, lines
+
+
+def best(attempt, limit):
+    """Runs attempt() (it returns status, seconds, stderr lines) until one
+    exits 0 within limit, at most TRIES times: the fastest attempt, the
+    seconds of every attempt."""
+    runs = []
+    for _ in range(TRIES):
+        rc, took, lines = attempt()
+        runs.append((rc != 0, took, rc, lines))
+        if rc == 0 and 0 < took <= limit:
+            break
+    _, took, rc, lines = min(runs, key=lambda r: (r[0], r[1] <= 0, r[1]))
+    return rc, took, lines, " ".join(f"{r[1]:.3f}" for r in runs)
+
+
 def main():
     storm = subprocess.Popen([STORM, "1000000000"], stdout=subprocess.DEVNULL)
     try:
@@ -67,26 +105,26 @@ def main():
 
 def run(storm):
     # SIGINT during the storm.
-    p, t0, lines = start(["trace", "-e", "untag"])
-    ok(t0 is not None, "trace attached during the storm", *lines)
-    time.sleep(1)
-    t = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    rc = finish(p, lines)
-    took = time.monotonic() - t
+    attached = []
+    rc, took, lines, runs = best(
+        lambda: interrupt(["trace", "-e", "untag"], 1, attached), LIMIT)
+    ok(all(attached), "trace attached during the storm", *lines[:3])
     summary = [x for x in lines if "dropped" in x]
-    ok(rc == 0 and took <= LIMIT,
-       f"SIGINT during an unpaced storm: trace exits 0 in {took:.3f} s (<= {LIMIT})",
+    ok(rc == 0 and 0 < took <= LIMIT,
+       f"SIGINT during an unpaced storm: trace exits 0 in {took:.3f} s (<= {LIMIT}; attempts: {runs})",
        f"status {rc}", *lines[-3:])
     print(f"# {summary[-1] if summary else 'no summary'}")
 
     # -d N during the storm.
     for n in (1, 2):
-        p, t0, lines = start(["trace", "-e", "untag", "-d", str(n)])
-        rc = finish(p, lines)
-        took = time.monotonic() - t0 if t0 else -1
+        def duration():
+            p, t0, lines = start(["trace", "-e", "untag", "-d", str(n)])
+            rc = finish(p, lines)
+            return rc, time.monotonic() - t0 if t0 else -1, lines
+
+        rc, took, lines, runs = best(duration, n + LIMIT)
         ok(rc == 0 and 0 < took <= n + LIMIT,
-           f"-d {n} during the storm: exits 0 {took:.3f} s after attaching (<= {n + LIMIT})",
+           f"-d {n} during the storm: exits 0 {took:.3f} s after attaching (<= {n + LIMIT}; attempts: {runs})",
            f"status {rc}", *lines[-3:])
 
     # A second SIGINT kills: the first one's drain blocks on a full pipe.
@@ -107,14 +145,9 @@ def run(storm):
 
     # top and hist: the wait for the next report ends on SIGINT.
     for cmd in (["top", "-i", "60"], ["hist", "-i", "60"]):
-        p, t0, lines = start(cmd)
-        time.sleep(0.5)
-        t = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        rc = finish(p, lines)
-        took = time.monotonic() - t
-        ok(rc == 0 and took <= LIMIT,
-           f"{cmd[0]} -i 60: SIGINT ends it in {took:.3f} s with status 0 (<= {LIMIT})",
+        rc, took, lines, runs = best(lambda: interrupt(cmd, 0.5), LIMIT)
+        ok(rc == 0 and 0 < took <= LIMIT,
+           f"{cmd[0]} -i 60: SIGINT ends it in {took:.3f} s with status 0 (<= {LIMIT}; attempts: {runs})",
            f"status {rc}", *lines[-3:])
     ok(storm.poll() is None, "the storm ran throughout")
 
