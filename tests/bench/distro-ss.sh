@@ -29,13 +29,19 @@ dbg_ver=${dbg#linux-image-}
 vmlinux=$dir/vmlinux-${dbg_ver%-dbg}
 if [ ! -s "$vmlinux" ]; then
 	echo "distro-ss: downloading $dbg $LINUX_SOURCE_VERSION (about 1 GB)"
-	(cd $dir && apt-get download -q "$dbg=$LINUX_SOURCE_VERSION" \
-		"linux-config-6.12=$LINUX_SOURCE_VERSION") || exit 1
+	(cd $dir && apt-get download -q "$dbg=$LINUX_SOURCE_VERSION") || exit 1
 	dpkg-deb --fsys-tarfile $dir/"$dbg"_*.deb |
 		tar -xO --wildcards "./usr/lib/debug/boot/vmlinux-*" > "$vmlinux.tmp" &&
 		mv "$vmlinux.tmp" "$vmlinux" || exit 1
 	rm -f $dir/"$dbg"_*.deb
 fi
+
+# The legacy FPU instructions in objdump's listing on stdin, counted by
+# operand.
+legacy_fpu_ops()
+{
+	awk -F'\t' '$3 ~ /^(fxsave|fxrstor|fnsave|frstor)/ { print $3 }' | sort | uniq -c
+}
 
 echo "== 1. Debian's ${dbg%-dbg} vmlinux, as shipped:"
 out=$($tool "$vmlinux" 2>&1)
@@ -65,8 +71,7 @@ make -s -C $src O="$top/$obj" olddefconfig > $dir/build.log 2>&1 &&
 	grep -q '^CONFIG_ADDRESS_MASKING=y' $obj/.config &&
 	make -C $src O="$top/$obj" -j"$(nproc)" arch/x86/kernel/fpu/ >> $dir/build.log 2>&1 ||
 	{ echo "distro-ss: the build failed: $dir/build.log" >&2; exit 1; }
-ops=$(objdump -d $obj/arch/x86/kernel/fpu/signal.o |
-	awk -F'\t' '$3 ~ /^(fxsave|fxrstor|fnsave|frstor)/ { print $3 }' | sort | uniq -c)
+ops=$(objdump -d $obj/arch/x86/kernel/fpu/signal.o | legacy_fpu_ops)
 echo "$ops" | sed 's/^/  /'
 if grep -q -E '%r[bs]p\)' <<< "$ops"; then
 	echo "  MISS: a legacy FPU instruction is still based on %rbp or %rsp"
@@ -76,5 +81,4 @@ fi
 echo "  (Debian's own, for comparison:)"
 for f in __fpu_restore_sig copy_fpstate_to_sigframe; do
 	objdump -d --disassemble=$f "$vmlinux"
-done | awk -F'\t' '$3 ~ /^(fxsave|fxrstor|fnsave|frstor)/ { print $3 }' |
-	sort | uniq -c | sed 's/^/  /'
+done | legacy_fpu_ops | sed 's/^/  /'
