@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: modules-rig kernel-modules guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu rig check check-rig \
+.PHONY: modules-rig guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -58,11 +58,6 @@ kernel-baseline: deps
 	$(Q)$(STEP) kernel-baseline "upstream kernel with the guest's config, for lass-bench" \
 		"20 min cold, 1 min cached" $(BUILD)/logs/kernel-baseline.log -- scripts/kernel.sh baseline
 
-## kernel-modules   the series with loadable modules (build/linux-modules)
-kernel-modules: deps
-	$(Q)$(STEP) kernel-modules "guest kernel with loadable modules, for the module tests" \
-		"20 min cold, 1 min cached" $(BUILD)/logs/kernel-modules.log -- scripts/kernel.sh modules
-
 ## kernel-debug     the series with KASAN, PROVE_LOCKING, DEBUG_VM (build/linux-debug)
 kernel-debug: deps
 	$(Q)$(STEP) kernel-debug "guest kernel with KASAN, lockdep and DEBUG_VM" \
@@ -77,7 +72,6 @@ guest-builds: deps
 
 kernels: kernel
 	$(Q)$(MAKE) --no-print-directory kernel-upstream
-	$(Q)$(MAKE) --no-print-directory kernel-modules
 
 ## series-check     build the series one patch at a time: x86_64, i386, arm64, checkpatch, kselftests
 series-check: kernel kernel-upstream
@@ -89,12 +83,16 @@ series: kernel-upstream
 
 ## check-debug      the kernel tests on the debug kernel; fails on any splat
 check-debug: rig tagtrace kernel-debug
-	$(Q)prove --exec '' --merge -v tests/kernel/debug-suite.sh
+	$(Q)prove --exec '' --merge --directives -v tests/kernel/debug-suite.sh
 
 ## qemu             QEMU 7.2 + tests/vm/qemu/*.patch (LAM/UAI emulation), ~6 min cold
 qemu: deps
 	$(Q)$(STEP) qemu "QEMU 7.2 from Debian's source + LAM/UAI emulation" \
 		"6 min cold, 1 min cached" $(BUILD)/logs/qemu.log -- scripts/qemu.sh
+
+## qemu-series      tests/vm/qemu/ as a git-am-able mbox in build/series/qemu/ (SIGNOFF="Name <mail>")
+qemu-series: qemu
+	$(Q)SIGNOFF="$(SIGNOFF)" scripts/qemu-series.sh
 
 ## rig              the guest init and guest test programs (needs `make kernel`)
 rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/lam \
@@ -104,18 +102,19 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/hwasan_prog \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
-	$(VMBIN)/ua_write
+	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
+	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite
 
 # The test modules of tests/kernel/test-module.sh, built against the guest
-# kernel with modules (make kernel-modules) in a copy of their sources, as
+# kernel (make kernel; it has CONFIG_MODULES) in a copy of their sources, as
 # kbuild writes its objects beside them.
 MODSRC := $(wildcard tests/kernel/modules/*)
 MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko
 modules-rig: $(MODKO)
-$(MODKO) &: $(MODSRC) $(BUILD)/linux-modules/Module.symvers
+$(MODKO) &: $(MODSRC) $(KTREE)/Module.symvers
 	$(Q)rm -rf $(VMBIN)/modules && mkdir -p $(VMBIN)/modules && \
 		cp $(MODSRC) $(VMBIN)/modules/ && \
-		$(MAKE) --no-print-directory -s -C $(BUILD)/linux-modules \
+		$(MAKE) --no-print-directory -s -C $(KTREE) \
 			M=$(CURDIR)/$(VMBIN)/modules KCFLAGS=-Werror modules
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
@@ -131,6 +130,21 @@ $(VMBIN)/lass.elf: tests/vm/lass/boot.S tests/vm/lass/lass.c tests/vm/lass/lass.
 		-fno-asynchronous-unwind-tables -nostdlib -static \
 		-Wl,-T,tests/vm/lass/lass.ld -Wl,--build-id=none -Wl,-z,noexecstack \
 		-Wl,--fatal-warnings -o $@ tests/vm/lass/boot.S tests/vm/lass/lass.c
+
+$(VMBIN)/clflush: tests/vm/clflush.c tests/lib/in-child.h tests/lib/tagging.h tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/fsgsbase: tests/vm/fsgsbase.c tests/lib/in-child.h tests/lib/tagging.h tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+# A 32-bit process without libc (tests/vm/far32.c): far transfers in
+# compatibility mode.
+$(VMBIN)/far32: tests/vm/far32.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -m32 -ffreestanding -nostdlib -static -fno-pic -no-pie \
+		-fno-stack-protector -Wl,-z,noexecstack -o $@ $<
 
 $(VMBIN)/tagged-deref: tests/vm/tagged-deref.c tests/lib/tagging.h tests/lib/tap-check.h
 	@mkdir -p $(@D)
@@ -155,6 +169,14 @@ $(VMBIN)/lass_user: tests/kernel/lass_user.c tests/lib/tap-check.h
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/ua_write: tests/kernel/ua_write.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/mmap47: tests/kernel/mmap47.c tests/lib/tagging.h tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/geometry_nowrite: tests/kernel/geometry_nowrite.c tests/lib/tap-check.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
@@ -243,7 +265,7 @@ TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/line.c src/ksyms.c \
 	src/clock.c src/stop.c src/caps.c \
 	src/table.c src/histfmt.c src/openmetrics.c src/btfstr.c src/sysnames.c \
-	src/tagfmt.c
+	src/tagfmt.c src/out.c
 PREFIX   ?= /usr/local
 
 ## tagtrace         the tagtrace binary (build/tool/tagtrace); needs only `make deps`
@@ -300,26 +322,28 @@ install: $(TOOL)/tagtrace
 check: guest-builds
 	$(Q)t=$$(date +%s); $(MAKE) --no-print-directory rig modules-rig tagtrace $(UNIT)/unit_tests && \
 		scripts/timings.sh record "rig, tagtrace, unit" $$(($$(date +%s) - t))
-	$(Q)t=$$(date +%s); prove --exec '' --merge --timer $(UNIT)/unit_tests tests/vm/test-*.sh \
+	$(Q)rm -rf $(BUILD)/logs/results
+	$(Q)t=$$(date +%s); prove --exec tests/lib/record.sh --merge --timer --directives \
+		$(UNIT)/unit_tests tests/vm/test-*.sh \
 		tests/kernel/test-*.sh tests/tool/test-*.sh; rc=$$?; \
 		scripts/timings.sh record "tests (prove)" $$(($$(date +%s) - t)); \
-		scripts/timings.sh report; exit $$rc
+		scripts/timings.sh report; tests/lib/summary.sh; exit $$rc
 
 ## check-tool       only tagtrace's tests: host unit tests, then in the guest
 check-tool: rig tagtrace $(UNIT)/unit_tests
-	$(Q)prove --exec '' --merge -v $(UNIT)/unit_tests tests/tool/test-*.sh
+	$(Q)prove --exec '' --merge --directives -v $(UNIT)/unit_tests tests/tool/test-*.sh
 
 ## check-rig        only the rig's own tests
 check-rig: rig
-	$(Q)prove --exec '' --merge -v tests/vm/test-rig.sh
+	$(Q)prove --exec '' --merge --directives -v tests/vm/test-rig.sh
 
 ## check-emulation  only the LAM/UAI emulation tests
 check-emulation: rig
-	$(Q)prove --exec '' --merge -v tests/vm/test-emulation.sh
+	$(Q)prove --exec '' --merge --directives -v tests/vm/test-emulation.sh
 
 ## check-kernel     only the kernel ABI tests (tests/kernel/)
 check-kernel: rig
-	$(Q)prove --exec '' --merge -v tests/kernel/test-*.sh
+	$(Q)prove --exec '' --merge --directives -v tests/kernel/test-*.sh
 
 ## demo             boot a LAM guest: tagtrace traces a tagging allocator (< 1 min)
 demo: deps

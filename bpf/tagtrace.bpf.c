@@ -32,9 +32,14 @@ char LICENSE[] SEC("license") = "GPL";
 /* A register this near a fault's address is the pointer that faulted. */
 #define FAULT_REG_WINDOW	(64 * 1024)
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define EEXIST			17
+#define EBUSY			16
 
 /* Set by the frontend between open and load. */
 const volatile __u32 targ_tgid;			/* 0: every process */
+/* The PID namespace targ_tgid is a number of; 0: the initial one. */
+const volatile __u64 targ_pidns_dev;
+const volatile __u64 targ_pidns_ino;
 const volatile char targ_comm[TT_COMM_LEN];	/* "": every command */
 const volatile __u32 targ_stream;		/* 1 << kind: to the ring buffer */
 const volatile bool targ_hist;			/* time switch_mm_irqs_off */
@@ -57,25 +62,31 @@ struct {
 	__type(value, struct tt_proc);
 } procs SEC(".maps");
 
-/* tags and syscalls: sized by the frontend, 1 entry when not wanted. */
+/*
+ * tags and syscalls: as many processes as procs (the frontend prunes all
+ * three alike), 1 entry when not wanted. A process's tag values take 1 KiB:
+ * allocated as processes come, not all at load.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
+	__uint(max_entries, 10240);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct tt_proc_key);
 	__type(value, struct tt_tags);
 } tags SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
+	__uint(max_entries, 4 * 10240);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct tt_sys_key);
 	__type(value, __u64);
 } syscalls SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
-	__type(key, struct tt_hist_key);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TT_HIST_KEYS);
+	__type(key, __u32);
 	__type(value, struct tt_hist);
 } hists SEC(".maps");
 
@@ -156,17 +167,30 @@ static __always_inline void stat_inc(__u32 idx)
 		__sync_fetch_and_add(v, 1);
 }
 
-/* The value at key, inserting init first when there is none. */
+/*
+ * The value at key, inserting init first when there is none; NULL after
+ * counting why not: the map full (full, a stat index), or its bucket
+ * locked by this CPU already (-EBUSY, an event in NMI context while an
+ * update was under way), which is no lack of room.
+ */
 static __always_inline void *lookup_or_init(void *map, const void *key,
-					    const void *init)
+					    const void *init, __u32 full)
 {
 	void *v = bpf_map_lookup_elem(map, key);
+	long err;
 
 	if (v)
 		return v;
 	/* -EEXIST: another CPU inserted it meanwhile, as good. */
-	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
-	return bpf_map_lookup_elem(map, key);
+	err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	if (err && err != -EEXIST) {
+		stat_inc(err == -EBUSY ? TT_STAT_BUSY : full);
+		return NULL;
+	}
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		stat_inc(full);	/* deleted meanwhile: pruned */
+	return v;
 }
 
 static __always_inline bool comm_matches(void)
@@ -187,9 +211,20 @@ static __always_inline bool comm_matches(void)
 	return true;
 }
 
+/*
+ * The current thread group's id in targ_tgid's PID namespace; 0 for a task
+ * in another (an ancestor, or one nested deeper): no -p there names it.
+ */
 static __always_inline __u32 current_tgid(void)
 {
-	return bpf_get_current_pid_tgid() >> 32;
+	struct bpf_pidns_info ns;
+
+	if (!targ_pidns_ino)
+		return bpf_get_current_pid_tgid() >> 32;
+	if (bpf_get_ns_current_pid_tgid(targ_pidns_dev, targ_pidns_ino, &ns,
+					sizeof(ns)))
+		return 0;
+	return ns.tgid;
 }
 
 /* The -p and -c filters; free (dead code to the verifier) when unset. */
@@ -248,7 +283,9 @@ static __always_inline struct mm_struct *current_mm(void)
 }
 
 /*
- * The current process's key: its tgid and its group leader's start. Read
+ * The current process's key: its tgid and its group leader's start, in
+ * boot time: /proc/PID/stat's starttime is the same clock, in ticks, so
+ * the frontend can tell a process from a later one with its PID. Read
  * through the BTF-typed task, plain loads where BPF_CORE_READ would make
  * a bpf_probe_read_kernel() call of each: this runs on every event.
  */
@@ -257,7 +294,7 @@ static __always_inline struct tt_proc_key current_key(void)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct tt_proc_key key = {
 		.tgid = task->tgid,
-		.start_ns = task->group_leader->start_time,
+		.start_ns = task->group_leader->start_boottime,
 	};
 
 	return key;
@@ -298,11 +335,9 @@ static __always_inline struct tt_proc *count(__u32 kind, int mode,
 		if (fresh.mode)
 			fresh.tag_bits = mask_tag_bits(mm_untag_mask(mm));
 		BPF_CORE_READ_STR_INTO(&fresh.comm, task, group_leader, comm);
-		p = lookup_or_init(&procs, &key, &fresh);
-		if (!p) {
-			stat_inc(TT_STAT_PROC_FULL);
+		p = lookup_or_init(&procs, &key, &fresh, TT_STAT_PROC_FULL);
+		if (!p)
 			return NULL;
-		}
 	}
 	__sync_fetch_and_add(&p->count[kind], 1);
 	if (mode >= 0)
@@ -352,10 +387,12 @@ static __always_inline void tags_add(__u32 kind, __u64 tag)
 	if (!targ_tags)
 		return;
 	key = current_key();
-	t = lookup_or_init(&tags, &key, &zero);
+	t = lookup_or_init(&tags, &key, &zero, TT_STAT_TAGS_FULL);
 	/* A field wider than 6 bits (never granted) is not counted either. */
 	barrier_var(tag);	/* the verifier must see this very check */
-	if (!t || tag >= TT_TAG_VALUES) {
+	if (!t)
+		return;
+	if (tag >= TT_TAG_VALUES) {
 		stat_inc(TT_STAT_TAGS_FULL);
 		return;
 	}
@@ -374,11 +411,9 @@ static __always_inline void syscalls_add(int nr)
 	if (!targ_tags)
 		return;
 	key.proc = current_key();
-	n = lookup_or_init(&syscalls, &key, &zero);
+	n = lookup_or_init(&syscalls, &key, &zero, TT_STAT_TAGS_FULL);
 	if (n)
 		__sync_fetch_and_add(n, 1);
-	else
-		stat_inc(TT_STAT_TAGS_FULL);
 }
 
 /*
@@ -761,18 +796,20 @@ static __always_inline __u32 log2_slot(__u64 v)
 	return slot < TT_HIST_SLOTS ? slot : TT_HIST_SLOTS - 1;
 }
 
+/* This CPU's histogram of the transition: plain adds, interrupts are off. */
 static __always_inline void hist_add(struct tt_hist_key *key, __u64 dt)
 {
-	static const struct tt_hist zero;
-	struct tt_hist *h = lookup_or_init(&hists, key, &zero);
+	__u32 i = tt_hist_index(key->prev_mode, key->next_mode, key->same_mm);
+	struct tt_hist *h = NULL;
 
+	if (key->prev_mode < TT_MODE_MAX && key->next_mode < TT_MODE_MAX)
+		h = bpf_map_lookup_elem(&hists, &i);
 	if (!h) {
 		stat_inc(TT_STAT_HIST_FULL);
 		return;
 	}
-	__sync_fetch_and_add(&h->slots[log2_slot(dt)], 1);
-	__sync_fetch_and_add(&h->count, 1);
-	__sync_fetch_and_add(&h->sum, dt);
+	h->slots[log2_slot(dt)]++;
+	h->sum += dt;
 }
 
 static __always_inline void switch_exit(void)

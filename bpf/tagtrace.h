@@ -159,7 +159,7 @@ struct tt_record {
 struct tt_proc_key {
 	__u32 tgid;
 	__u32 pad;
-	__u64 start_ns;		/* the group leader's task->start_time */
+	__u64 start_ns;		/* the group leader's task->start_boottime */
 };
 
 /* Per-process counters; only ever incremented. */
@@ -194,9 +194,22 @@ struct tt_hist_key {
 	__u32 pad;
 };
 
+/*
+ * The hists map is a per-CPU array, one histogram per transition at this
+ * index: switch_mm_irqs_off() runs with interrupts off, so each CPU adds
+ * to its own copy without atomics and the frontend sums them.
+ */
+#define TT_HIST_KEYS	(TT_MODE_MAX * TT_MODE_MAX * 2)
+
+static inline __u32 tt_hist_index(__u32 prev_mode, __u32 next_mode,
+				  __u32 same_mm)
+{
+	return (prev_mode * TT_MODE_MAX + next_mode) * 2 + !!same_mm;
+}
+
+/* The switches are the sum of the slots. */
 struct tt_hist {
 	__u64 slots[TT_HIST_SLOTS];
-	__u64 count;
 	__u64 sum;		/* in the histogram's unit (ns or us) */
 };
 
@@ -211,8 +224,13 @@ struct tt_sym {
 enum tt_stat {
 	TT_STAT_DROPS,		/* ring buffer reserve failures */
 	TT_STAT_PROC_FULL,	/* events not counted: process map full */
-	TT_STAT_HIST_FULL,	/* switches not counted: hist map full */
+	TT_STAT_HIST_FULL,	/* switches not counted: a mode past TT_MODE_MAX */
 	TT_STAT_TAGS_FULL,	/* tags/syscalls not counted: a map full */
+	/*
+	 * Events not counted: a map's bucket was locked on this CPU (-EBUSY:
+	 * an NMI-time event while an update was under way), not full.
+	 */
+	TT_STAT_BUSY,
 	TT_STAT_MAX,
 };
 

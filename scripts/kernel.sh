@@ -12,10 +12,6 @@
 #                                the guest kernel's own config (mitigations
 #                                on, so no ADDRESS_MASKING), the baseline of
 #                                tests/bench/lass-bench.sh
-#   scripts/kernel.sh modules    build/linux-modules:  the series with
-#                                CONFIG_MODULES, without debug info or BTF
-#                                (kernel/config/modules/), for
-#                                tests/kernel/test-module.sh
 #
 # build/linux-upstream is the unpacked tarball committed to git and tagged
 # "upstream"; build/linux is a worktree of it with the series applied by
@@ -25,7 +21,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|modules|upstream}
+variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|upstream}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
@@ -64,7 +60,7 @@ notrace)
 	for p in "$top"/kernel/series/*.patch; do
 		case $p in *-tracepoint.patch) ;; *) patches+=("$p") ;; esac
 	done ;;
-debug|modules)
+debug)
 	tree=$build/linux-$variant
 	patches=("$top"/kernel/series/*.patch) ;;
 baseline)
@@ -73,9 +69,16 @@ baseline)
 upstream)
 	tree=$up ;;
 *)
-	echo "usage: kernel.sh tagged|notrace|debug|baseline|modules|upstream" >&2
+	echo "usage: kernel.sh tagged|notrace|debug|baseline|upstream" >&2
 	exit 2 ;;
 esac
+# Two builds of one tree at once (make check beside a hand-run make kernel)
+# would race on its objects: the second waits for the first.
+exec 9> "$build/.kernel-$variant.lock"
+if ! flock -n 9; then
+	echo "kernel: another build of $tree is running; waiting for it"
+	flock 9
+fi
 if [ "$tree" != "$up" ]; then
 	if [ ! -d "$tree" ]; then
 		git -C "$up" worktree prune
@@ -88,7 +91,7 @@ fi
 # A later fragment overrides an earlier one (upstream/ turns KALLSYMS_ALL off).
 frags=("$top"/kernel/config/*.config)
 case $variant in
-debug|baseline|modules|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
+debug|baseline|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
 esac
 cfgsum=$(sum_files "${frags[@]}")
 if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
@@ -113,10 +116,10 @@ if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
 	echo "$cfgsum" > "$tree/.tagtrace-config"
 fi
 
-# With modules, the modules target also writes Module.symvers, which
-# building a module outside the tree needs.
-targets=(bzImage)
-[ "$variant" != modules ] || targets+=(modules)
+# Every variant has CONFIG_MODULES (kernel/config/tagtrace.config); the
+# modules target writes Module.symvers, which building the test modules
+# outside the tree needs (make modules-rig).
+targets=(bzImage modules)
 make -C "$tree" -j"$(nproc)" CC="ccache gcc" "${targets[@]}"
 # Headers for the selftests and tools built against this kernel.
 make -C "$tree" -s headers_install INSTALL_HDR_PATH="$tree/usr-headers"

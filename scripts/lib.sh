@@ -94,3 +94,19 @@ apply_series()
 	: > "$state"
 	[ ${#want[@]} -eq 0 ] || printf '%s\n' "${want[@]}" > "$state"
 }
+
+# check_signed WHO TREE BASE N SIGNOFF: after `git am` of a series into
+# TREE, BASE..HEAD must be N commits, each authored and signed off by
+# SIGNOFF; otherwise say so as WHO and fail.
+check_signed()
+{
+	local who=$1 tree=$2 base=$3 n=$4 signoff=$5 got bad
+
+	got=$(git -C "$tree" rev-list --count "$base..HEAD")
+	bad=$(git -C "$tree" log --format='%an <%ae>%x09%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' \
+		"$base..HEAD" | awk -F'\t' -v s="$signoff" '$1 != s || index($2, s) == 0' | wc -l)
+	if [ "$got" != "$n" ] || [ "$bad" != 0 ]; then
+		echo "$who: git am gave $got of $n commits, $bad not by '$signoff'" >&2
+		return 1
+	fi
+}

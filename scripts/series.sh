@@ -67,12 +67,6 @@ for p in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
 		exit 1
 	}
 done
-got=$(git -C "$check" rev-list --count refs/tags/upstream..HEAD)
-bad=$(git -C "$check" log --format='%an <%ae>%x09%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' \
-	refs/tags/upstream..HEAD | awk -F'\t' -v s="$signoff" '$1 != s || index($2, s) == 0' | wc -l)
-if [ "$got" != "$n" ] || [ "$bad" != 0 ]; then
-	echo "series: git am gave $got of $n commits, $bad not by '$signoff'" >&2
-	exit 1
-fi
+check_signed series "$check" refs/tags/upstream "$n" "$signoff" || exit 1
 echo "series: $n patches and a cover letter, signed '$signoff'"
 echo "series: $mbox (git am applies all $n to linux-source-6.12 $LINUX_SOURCE_VERSION)"

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "histfmt.h"
+#include "out.h"
 
 int tt_hist_run(struct tt_session *s, const struct tt_env *env,
 		struct tt_stop *stop)
@@ -18,10 +19,12 @@ int tt_hist_run(struct tt_session *s, const struct tt_env *env,
 	struct tt_hist_report rep = {
 		.json = env->json,
 		.unit = env->usec ? "us" : "ns",
+		.src = s->hist_src,
 	};
 	int cur = 0;
 	__u64 last = tt_now_ns(), due = last;
 	long reports = 0;
+	int err;
 
 	fprintf(stderr, "tagtrace: timing switch_mm_irqs_off, reporting every %g s; Ctrl-C to stop\n",
 		env->interval);
@@ -35,9 +38,12 @@ int tt_hist_run(struct tt_session *s, const struct tt_env *env,
 		sets[cur].nr = tt_session_read_hists(s, sets[cur].e);
 		rep.when = time(NULL);
 		rep.interval_s = (rep.ts_ns - last) / 1e9;
-		rep.uncounted = tt_session_stat(s, TT_STAT_HIST_FULL);
+		rep.uncounted = tt_session_stat(s, TT_STAT_HIST_FULL) +
+				tt_session_missed(s);
 		tt_hist_report(stdout, &rep, &sets[cur], &sets[!cur]);
-		fflush(stdout);
+		err = tt_out_flush(stdout);
+		if (err)
+			return err < 0 ? err : 0;
 		last = rep.ts_ns;
 		cur = !cur;
 		if (tt_stop_due(stop) || (env->count && ++reports >= env->count))

@@ -24,11 +24,7 @@ const char *tt_hist_title(const struct tt_hist_key *key, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * Switches counted: the sum of the buckets, never h->count, which BPF
- * adds to apart from the slot, so a reader can catch one without the
- * other.
- */
+/* Switches counted: the sum of the buckets. */
 static __u64 switches(const struct tt_hist *h)
 {
 	__u64 n = 0;
@@ -125,7 +121,6 @@ void tt_hist_sub(struct tt_hist *h, const struct tt_hist *old)
 
 	for (i = 0; i < TT_HIST_SLOTS; i++)
 		h->slots[i] -= old->slots[i];
-	h->count -= old->count;
 	h->sum -= old->sum;
 }
 
@@ -138,6 +133,23 @@ static const struct tt_hist *find(const struct tt_hist_set *set,
 		if (!memcmp(&set->e[i].key, key, sizeof(*key)))
 			return &set->e[i].hist;
 	return NULL;
+}
+
+/*
+ * Each time runs from the entry program's clock read to the exit
+ * program's: the trampoline (fentry) or the return probe (kretprobe, much
+ * slower) that the function returns through is inside it.
+ */
+const char *tt_hist_source_text(unsigned int src)
+{
+	switch (src) {
+	case TT_SRC_FENTRY:
+		return "fentry/fexit (times include the BPF trampoline)";
+	case TT_SRC_KPROBE:
+		return "kprobe/kretprobe (times include the kretprobe trampoline)";
+	default:
+		return tt_source_name(src);
+	}
 }
 
 void tt_hist_report(FILE *out, const struct tt_hist_report *rep,
@@ -153,11 +165,13 @@ void tt_hist_report(FILE *out, const struct tt_hist_report *rep,
 		json_kuint(&j, "ts_ns", rep->ts_ns);
 		json_kdouble(&j, "interval_s", rep->interval_s);
 		json_kuint(&j, "uncounted", rep->uncounted);
+		json_kstr(&j, "source", tt_source_name(rep->src));
 		json_key(&j, "histograms");
 		fputc('[', out);
 	} else {
-		fprintf(out, "\n%s\n", tt_clock_hms(rep->when, when,
-						    sizeof(when)));
+		fprintf(out, "\n%s  timed by %s\n",
+			tt_clock_hms(rep->when, when, sizeof(when)),
+			tt_hist_source_text(rep->src));
 	}
 	for (i = 0; i < cur->nr; i++) {
 		const struct tt_hist_key *key = &cur->e[i].key;

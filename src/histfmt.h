@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "env.h"
-#include "session.h"
+#include "histmap.h"
 
 /* Bucket i holds values in [low, high]: 0-1, 2-3, 4-7, ... */
 void tt_bucket_bounds(int i, __u64 *low, __u64 *high);
@@ -35,7 +35,14 @@ struct tt_hist_report {
 	time_t when;		/* wall clock, in text */
 	double interval_s;
 	__u64 uncounted;	/* switches not timed since start */
+	unsigned int src;	/* enum tt_source: fentry or kprobe */
 };
+
+/*
+ * The probes that timed the histograms, and what they add to each time
+ * (text); JSON names the source as tt_source_name() does.
+ */
+const char *tt_hist_source_text(unsigned int src);
 
 /*
  * One report of the interval from prev to cur: each transition with

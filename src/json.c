@@ -50,46 +50,86 @@ size_t tt_utf8_len(const unsigned char *s, size_t n)
 }
 
 /*
- * A string, escaped per RFC 8259; at most maxlen bytes of s (comm fields).
- * A comm is bytes, not text: invalid UTF-8 becomes U+FFFD so every line
- * stays valid JSON.
+ * s[i..n) escaped per RFC 8259 into l, as far as l has room for the
+ * longest escape; returns where it stopped. A comm is bytes, not text:
+ * invalid UTF-8 becomes U+FFFD so every line stays valid JSON.
  */
-void json_str(FILE *out, const char *str, size_t maxlen)
+static size_t escape(struct tt_line *l, const unsigned char *s, size_t i,
+		     size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i, n;
+	static const char hex[] = "0123456789abcdef";
 
-	for (n = 0; n < maxlen && s[n]; n++)
-		;
-	fputc('"', out);
-	for (i = 0; i < n; i++) {
+	for (; i < n && l->len + 8 < TT_LINE_MAX; i++) {
 		unsigned char c = s[i];
+		char u[6] = { '\\', 'u', '0', '0' };
 		size_t len;
 
-		/* A run of printable ASCII needing no escape: one write. */
+		/* A run of printable ASCII needing no escape: one copy. */
 		for (len = 0; i + len < n && s[i + len] >= 0x20 &&
 		     s[i + len] < 0x7f && s[i + len] != '"' &&
 		     s[i + len] != '\\'; len++)
 			;
+		if (len > TT_LINE_MAX - l->len - 8)
+			len = TT_LINE_MAX - l->len - 8;
 		if (len) {
-			fwrite(s + i, 1, len, out);
+			tt_line_put(l, (const char *)s + i, len);
 			i += len - 1;
 		} else if (c == '"' || c == '\\') {
-			fprintf(out, "\\%c", c);
+			tt_line_char(l, '\\');
+			tt_line_char(l, c);
 		} else if (c == '\n') {
-			fputs("\\n", out);
+			tt_line_put(l, "\\n", 2);
 		} else if (c == '\t') {
-			fputs("\\t", out);
+			tt_line_put(l, "\\t", 2);
 		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(out, "\\u%04x", c);
+			u[4] = hex[c >> 4];
+			u[5] = hex[c & 0xf];
+			tt_line_put(l, u, sizeof(u));
 		} else if ((len = tt_utf8_len(s + i, n - i))) {
-			fwrite(s + i, 1, len, out);
+			tt_line_put(l, (const char *)s + i, len);
 			i += len - 1;
 		} else {
-			fputs("\\ufffd", out);
+			tt_line_put(l, "\\ufffd", 6);
 		}
 	}
-	fputc('"', out);
+	return i;
+}
+
+static size_t bounded_len(const char *s, size_t maxlen)
+{
+	size_t n;
+
+	for (n = 0; n < maxlen && s[n]; n++)
+		;
+	return n;
+}
+
+void tt_line_json_str(struct tt_line *l, const char *s, size_t maxlen)
+{
+	size_t n = bounded_len(s, maxlen);
+
+	tt_line_char(l, '"');
+	escape(l, (const unsigned char *)s, 0, n);
+	tt_line_char(l, '"');
+}
+
+/* A string, escaped per RFC 8259; at most maxlen bytes of s (comm fields). */
+void json_str(FILE *out, const char *str, size_t maxlen)
+{
+	size_t n = bounded_len(str, maxlen), i = 0;
+	struct tt_line l;
+
+	tt_line_init(&l);
+	tt_line_char(&l, '"');
+	for (;;) {
+		i = escape(&l, (const unsigned char *)str, i, n);
+		if (i == n)
+			break;
+		fwrite(l.buf, 1, l.len, out);
+		tt_line_init(&l);
+	}
+	tt_line_char(&l, '"');
+	fwrite(l.buf, 1, l.len, out);
 }
 
 void json_key(struct json *j, const char *key)

@@ -19,6 +19,12 @@ void json_begin(struct json *j, FILE *out);	/* { */
 void json_end(struct json *j);			/* } */
 void json_key(struct json *j, const char *key);	/* "key": (after a comma) */
 void json_str(FILE *out, const char *s, size_t maxlen);
+struct tt_line;
+/*
+ * The same, appended to a line (quotes included); a string whose escapes
+ * do not fit is cut, so callers keep to short ones (names, comm).
+ */
+void tt_line_json_str(struct tt_line *l, const char *s, size_t maxlen);
 void json_kstr(struct json *j, const char *key, const char *s);
 void json_kint(struct json *j, const char *key, long long v);
 void json_kuint(struct json *j, const char *key, unsigned long long v);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <linux/types.h>
 
-#define TT_LINE_MAX	512
+#define TT_LINE_MAX	1024
 
 /* What does not fit is cut: len never passes TT_LINE_MAX. */
 struct tt_line {

@@ -7,10 +7,10 @@
  */
 #include <dirent.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
 #include "commands.h"
@@ -54,20 +54,44 @@ static bool comm_running(const char *comm)
 	return found;
 }
 
-/*
- * A PID must exist. A COMM may name a program about to start, so only a
- * note says none runs yet.
- */
-static int check_target(const struct tt_env *env)
+/* The thread group of the task id, from /proc/ID/status; 0: no such task. */
+static pid_t task_tgid(pid_t id)
 {
-	char path[32];
+	char path[40], line[128];
+	pid_t tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", id);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/*
+ * A PID must exist. A thread's id (which /proc answers for too) stands for
+ * its process, as BPF compares thread groups: said, and followed. A COMM
+ * may name a program about to start, so only a note says none runs yet.
+ */
+static int check_target(struct tt_env *env)
+{
+	pid_t tgid;
 
 	if (env->pid) {
-		snprintf(path, sizeof(path), "/proc/%d", env->pid);
-		if (access(path, F_OK)) {
+		tgid = task_tgid(env->pid);
+		if (!tgid) {
 			fprintf(stderr, "tagtrace: no process with PID %d\n",
 				env->pid);
 			return -1;
+		}
+		if (tgid != env->pid) {
+			fprintf(stderr, "tagtrace: %d is a thread of process %d: following the process\n",
+				env->pid, tgid);
+			env->pid = tgid;
 		}
 	}
 	if (env->comm[0] && !comm_running(env->comm))
@@ -101,6 +125,8 @@ int main(int argc, char **argv)
 	libbpf_set_print(print_libbpf);
 	if (check_target(&env))
 		return 1;
+	/* A reader gone (`| head -1`) is an EPIPE that ends the run (out.c). */
+	signal(SIGPIPE, SIG_IGN);
 
 	/* Before the load: a Ctrl-C while it runs ends the run after it. */
 	ret = tt_stop_open(&stop);

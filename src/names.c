@@ -6,6 +6,16 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+const char *tt_comm_text(const char *comm, char *buf)
+{
+	int i;
+
+	for (i = 0; i < TT_COMM_LEN - 1 && comm[i]; i++)
+		buf[i] = comm[i] >= 0x20 && comm[i] < 0x7f ? comm[i] : '?';
+	buf[i] = 0;
+	return buf;
+}
+
 static const char *const event_names[TT_EV_MAX] = {
 	[TT_EV_CTRL]	= "ctrl",
 	[TT_EV_UNTAG]	= "untag",

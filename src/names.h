@@ -17,6 +17,13 @@ const char *tt_reason_text(int reason);
 /* The x86 trap a gp event reports: "gp" or "ss". */
 const char *tt_trap_name(int trapnr);
 
+/*
+ * comm as ps prints it in the C locale, into buf (TT_COMM_LEN bytes): a
+ * process names itself, and control bytes in a name would reach the
+ * terminal as escape sequences. Bytes outside printable ASCII become '?'.
+ */
+const char *tt_comm_text(const char *comm, char *buf);
+
 /* "ctrl,untag": the mask of enum tt_event_kind, or -1 naming the bad word. */
 int tt_parse_events(const char *list, __u32 *mask, char *bad, size_t badlen);
 

@@ -4,7 +4,7 @@
 #define TT_OPENMETRICS_H
 
 #include <stdio.h>
-#include "session.h"
+#include "histmap.h"
 #include "table.h"
 
 struct tt_tagreport;

@@ -120,6 +120,16 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
 	}
 }
 
+/* comm as tt_comm_text() gives it, without the copy; unterminated too. */
+static inline void tt_line_comm(struct tt_line *l, const char *comm)
+{
+	int i;
+
+	for (i = 0; i < TT_COMM_LEN && comm[i]; i++)
+		tt_line_char(l, comm[i] >= 0x20 && comm[i] < 0x7f ?
+				comm[i] : '?');
+}
+
 /*
  * The columns of tt_record_header(), built by hand and written whole:
  * this runs for every record, and printf's format parsing and %f cost
@@ -145,7 +155,7 @@ void tt_record_text(FILE *out, const struct tt_record *r,
 	tt_line_u64(&l, r->tid);
 	column_end(&l, col, 7);
 	col = l.len;
-	tt_line_strn(&l, r->comm, TT_COMM_LEN);
+	tt_line_comm(&l, r->comm);
 	column_end(&l, col, 15);
 	col = l.len;
 	tt_line_str(&l, tt_event_name(r->kind));
@@ -155,81 +165,133 @@ void tt_record_text(FILE *out, const struct tt_record *r,
 	fwrite(l.buf, 1, l.len, out);
 }
 
+/*
+ * JSON members appended to the record's line: ,"key":value. Macros, so
+ * that ,"key": is one literal whose length the compiler knows.
+ */
+#define J_KEY(l, key)	tt_line_put(l, ",\"" key "\":", sizeof(key) + 3)
+
+#define J_UINT(l, key, v)	do {					\
+	J_KEY(l, key);							\
+	tt_line_u64(l, v);						\
+} while (0)
+
+#define J_INT(l, key, v)	do {					\
+	J_KEY(l, key);							\
+	tt_line_s64(l, v);						\
+} while (0)
+
+/* Addresses and masks: hex strings, since JSON numbers lose bits past 2^53. */
+#define J_HEX(l, key, v)	do {					\
+	J_KEY(l, key);							\
+	tt_line_char(l, '"');						\
+	tt_line_hex(l, v);						\
+	tt_line_char(l, '"');						\
+} while (0)
+
+/* One of our own names (modes, events, system calls): nothing to escape. */
+#define J_NAME(l, key, s)	do {					\
+	J_KEY(l, key);							\
+	tt_line_char(l, '"');						\
+	tt_line_str(l, s);						\
+	tt_line_char(l, '"');						\
+} while (0)
+
+#define J_BOOL(l, key, v)	do {					\
+	J_KEY(l, key);							\
+	if (v)								\
+		tt_line_put(l, "true", 4);				\
+	else								\
+		tt_line_put(l, "false", 5);				\
+} while (0)
+
 /* The event's fields under the tracepoint's own field names. */
-static void json_fields(struct json *j, const struct tt_record *r,
+static void json_fields(struct tt_line *j, const struct tt_record *r,
 			const struct tt_fmt *fmt)
 {
 	char sym[128], sys[32];
+	const char *caller;
 
 	switch (r->kind) {
 	case TT_EV_CTRL:
-		json_kstr(j, "interface", tt_if_name(r->ctrl.interface));
-		json_kstr(j, "op", tt_op_name(r->ctrl.op));
-		json_kint(j, "req_bits", r->ctrl.req_bits);
-		json_kint(j, "granted_bits", r->ctrl.granted_bits);
-		json_kint(j, "offset", r->ctrl.offset);
-		json_kstr(j, "mode", tt_mode_name(r->ctrl.mode));
-		json_khex(j, "untag_mask", r->ctrl.untag_mask);
-		json_kint(j, "ret", r->ctrl.ret);
+		J_NAME(j, "interface", tt_if_name(r->ctrl.interface));
+		J_NAME(j, "op", tt_op_name(r->ctrl.op));
+		J_INT(j, "req_bits", r->ctrl.req_bits);
+		J_INT(j, "granted_bits", r->ctrl.granted_bits);
+		J_INT(j, "offset", r->ctrl.offset);
+		J_NAME(j, "mode", tt_mode_name(r->ctrl.mode));
+		J_HEX(j, "untag_mask", r->ctrl.untag_mask);
+		J_INT(j, "ret", r->ctrl.ret);
 		if (r->ctrl.reason != TT_REASON_UNKNOWN)
-			json_kstr(j, "reason", tt_reason_name(r->ctrl.reason));
+			J_NAME(j, "reason", tt_reason_name(r->ctrl.reason));
 		break;
 	case TT_EV_UNTAG:
-		json_khex(j, "tagged", r->untag.tagged);
-		json_khex(j, "untagged", r->untag.untagged);
-		json_khex(j, "caller", r->untag.caller);
-		if (caller_name(fmt, r->untag.caller, sym, sizeof(sym)))
-			json_kstr(j, "caller_sym", sym);
-		json_kstr(j, "mode", tt_mode_name(r->untag.mode));
-		json_kuint(j, "tag", r->untag.tag);
-		json_kint(j, "syscall_nr", r->untag.syscall);
-		json_kstr(j, "syscall", tt_syscall_name(r->untag.syscall, sys,
-							sizeof(sys)));
+		J_HEX(j, "tagged", r->untag.tagged);
+		J_HEX(j, "untagged", r->untag.untagged);
+		J_HEX(j, "caller", r->untag.caller);
+		/* The resolver may return its own copy, not fill sym. */
+		caller = caller_name(fmt, r->untag.caller, sym, sizeof(sym));
+		if (caller) {
+			J_KEY(j, "caller_sym");
+			tt_line_json_str(j, caller, TT_SYM_LEN * 2);
+		}
+		J_NAME(j, "mode", tt_mode_name(r->untag.mode));
+		J_UINT(j, "tag", r->untag.tag);
+		J_INT(j, "syscall_nr", r->untag.syscall);
+		J_NAME(j, "syscall", tt_syscall_name(r->untag.syscall, sys,
+						   sizeof(sys)));
 		break;
 	case TT_EV_SWITCH:
-		json_kuint(j, "prev_mm", r->sw.prev_mm);
-		json_kuint(j, "next_mm", r->sw.next_mm);
-		json_kint(j, "prev_pid", r->sw.prev_pid);
-		json_kint(j, "next_pid", r->sw.next_pid);
-		json_kstr(j, "prev_mode", tt_mode_name(r->sw.prev_mode));
-		json_kstr(j, "next_mode", tt_mode_name(r->sw.next_mode));
-		json_khex(j, "cr3_lam", r->sw.cr3_lam);
-		json_kbool(j, "efer_written", r->sw.efer_written);
+		J_UINT(j, "prev_mm", r->sw.prev_mm);
+		J_UINT(j, "next_mm", r->sw.next_mm);
+		J_INT(j, "prev_pid", r->sw.prev_pid);
+		J_INT(j, "next_pid", r->sw.next_pid);
+		J_NAME(j, "prev_mode", tt_mode_name(r->sw.prev_mode));
+		J_NAME(j, "next_mode", tt_mode_name(r->sw.next_mode));
+		J_HEX(j, "cr3_lam", r->sw.cr3_lam);
+		J_BOOL(j, "efer_written", r->sw.efer_written);
 		break;
 	case TT_EV_FAULT:
-		json_khex(j, "address", r->fault.address);
-		json_khex(j, "untagged", r->fault.untagged);
-		json_khex(j, "error_code", r->fault.error_code);
-		json_khex(j, "ip", r->fault.ip);
-		json_kstr(j, "mode", tt_mode_name(r->fault.mode));
-		json_kbool(j, "tagged", r->fault.tag != 0);
-		json_kuint(j, "tag", r->fault.tag);
+		J_HEX(j, "address", r->fault.address);
+		J_HEX(j, "untagged", r->fault.untagged);
+		J_HEX(j, "error_code", r->fault.error_code);
+		J_HEX(j, "ip", r->fault.ip);
+		J_NAME(j, "mode", tt_mode_name(r->fault.mode));
+		J_BOOL(j, "tagged", r->fault.tag != 0);
+		J_UINT(j, "tag", r->fault.tag);
 		if (r->fault.tag)
-			json_khex(j, "tagged_ptr", r->fault.tagged);
+			J_HEX(j, "tagged_ptr", r->fault.tagged);
 		break;
 	case TT_EV_GP:
-		json_khex(j, "ip", r->gp.ip);
-		json_khex(j, "address", r->gp.address);
-		json_kstr(j, "mode", tt_mode_name(r->gp.mode));
-		json_kstr(j, "trap", tt_trap_name(r->gp.trap));
+		J_HEX(j, "ip", r->gp.ip);
+		J_HEX(j, "address", r->gp.address);
+		J_NAME(j, "mode", tt_mode_name(r->gp.mode));
+		J_NAME(j, "trap", tt_trap_name(r->gp.trap));
 		break;
 	}
 }
 
+/*
+ * Built in one buffer and written once, as the text line is: through
+ * stdio a member at a time, JSON cost four times the text (issue 33).
+ * The longest (an untag with a 128-byte caller name and a comm of 16
+ * control bytes, escaped) takes under 600 bytes of TT_LINE_MAX.
+ */
 void tt_record_json(FILE *out, const struct tt_record *r,
 		    const struct tt_fmt *fmt)
 {
-	struct json j;
+	struct tt_line l;
 
-	json_begin(&j, out);
-	json_kuint(&j, "ts_ns", r->ts_ns);
-	json_kuint(&j, "cpu", r->cpu);
-	json_kuint(&j, "pid", r->pid);
-	json_kuint(&j, "tid", r->tid);
-	json_key(&j, "comm");
-	json_str(out, r->comm, TT_COMM_LEN);
-	json_kstr(&j, "event", tt_event_name(r->kind));
-	json_fields(&j, r, fmt);
-	json_end(&j);
-	fputc('\n', out);
+	tt_line_init(&l);
+	tt_line_put(&l, "{\"ts_ns\":", 9);
+	tt_line_u64(&l, r->ts_ns);
+	J_UINT(&l, "cpu", r->cpu);
+	J_UINT(&l, "pid", r->pid);
+	J_UINT(&l, "tid", r->tid);
+	J_KEY(&l, "comm");
+	tt_line_json_str(&l, r->comm, TT_COMM_LEN);
+	J_NAME(&l, "event", tt_event_name(r->kind));
+	json_fields(&l, r, fmt);
+	tt_line_put(&l, "}\n", 2);
+	fwrite(l.buf, 1, l.len, out);
 }

@@ -9,13 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "clock.h"
 #include "names.h"
 #include "session.h"
+#include "table.h"
 #include "tagfmt.h"
 #include "tagtrace.skel.h"
+
+/* The initial PID namespace's inode number (include/linux/proc_ns.h). */
+#define PROC_PID_INIT_INO	0xeffffffcU
 
 /* hist, and top's OpenMetrics histogram summaries, time switch_mm. */
 static bool wants_hist(const struct tt_env *env)
@@ -209,6 +214,7 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env)
 static int session_open(struct tt_session *s, const struct tt_env *env)
 {
 	struct tt_probe probe;
+	struct stat ns;
 	char err[256];
 	int ret;
 
@@ -245,6 +251,14 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 		return ret;
 	}
 	s->skel->rodata->targ_tgid = env->pid;
+	/* -p names a process of our PID namespace, which BPF must use too. */
+	if (!stat("/proc/self/ns/pid", &ns) && ns.st_ino != PROC_PID_INIT_INO) {
+		s->own_pidns = true;
+		if (env->pid) {
+			s->skel->rodata->targ_pidns_dev = ns.st_dev;
+			s->skel->rodata->targ_pidns_ino = ns.st_ino;
+		}
+	}
 	memcpy((char *)s->skel->rodata->targ_comm, env->comm, TT_COMM_LEN);
 	s->skel->rodata->targ_stream =
 		env->cmd == TT_CMD_TRACE ? env->events : 0;
@@ -327,49 +341,97 @@ __u64 tt_session_stat(const struct tt_session *s, __u32 stat)
 	return sum;
 }
 
+__u64 tt_session_missed(const struct tt_session *s)
+{
+	struct bpf_program *prog;
+	struct bpf_prog_info info;
+	__u64 n = 0;
+
+	bpf_object__for_each_program(prog, s->skel->obj) {
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
+void tt_session_uncounted(const struct tt_session *s, __u32 full_stats,
+			  struct tt_uncounted *u)
+{
+	__u32 k;
+
+	u->full = 0;
+	for (k = 0; k < TT_STAT_MAX; k++)
+		if (full_stats & (1U << k))
+			u->full += tt_session_stat(s, k);
+	u->busy = tt_session_stat(s, TT_STAT_BUSY);
+	u->missed = tt_session_missed(s);
+}
+
 int tt_session_procs_fd(const struct tt_session *s)
 {
 	return bpf_map__fd(s->skel->maps.procs);
 }
 
+/* Each transition's histogram, summed over the CPUs; those with switches. */
 int tt_session_read_hists(const struct tt_session *s,
 			  struct tt_hist_entry *out)
 {
-	int fd = bpf_map__fd(s->skel->maps.hists), nr = 0;
-	struct tt_hist_key key, next, *pkey = NULL;
+	int fd = bpf_map__fd(s->skel->maps.hists), nr = 0, cpu, k;
+	struct tt_hist cpus[s->nr_cpus];
+	__u32 i;
 
-	while (nr < TT_MAX_HISTS && !bpf_map_get_next_key(fd, pkey, &next)) {
-		key = next;
-		pkey = &key;
-		if (bpf_map_lookup_elem(fd, &key, &out[nr].hist))
+	for (i = 0; i < TT_HIST_KEYS && nr < TT_MAX_HISTS; i++) {
+		struct tt_hist_entry *e = &out[nr];
+		__u64 n = 0;
+
+		if (bpf_map_lookup_elem(fd, &i, cpus))
 			continue;
-		out[nr++].key = key;
+		memset(e, 0, sizeof(*e));
+		for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+			for (k = 0; k < TT_HIST_SLOTS; k++)
+				e->hist.slots[k] += cpus[cpu].slots[k];
+			e->hist.sum += cpus[cpu].sum;
+		}
+		for (k = 0; k < TT_HIST_SLOTS; k++)
+			n += e->hist.slots[k];
+		if (!n)
+			continue;
+		e->key.prev_mode = i / 2 / TT_MODE_MAX;
+		e->key.next_mode = i / 2 % TT_MODE_MAX;
+		e->key.same_mm = i % 2;
+		nr++;
 	}
 	return nr;
 }
 
 /*
- * Every process of the counter map with its tag values, then its untags
- * by system call. A process the tags map has no entry for has none yet.
+ * Every process of the snapshot with its tag values, then its untags by
+ * system call. A process the tags map has no entry for has none yet.
  */
-int tt_session_read_tags(const struct tt_session *s, struct tt_tagreport *r)
+int tt_session_read_tags(const struct tt_session *s,
+			 const struct tt_snapshot *procs,
+			 struct tt_tagreport *r)
 {
-	int procs = bpf_map__fd(s->skel->maps.procs);
 	int tags = bpf_map__fd(s->skel->maps.tags);
 	int sys = bpf_map__fd(s->skel->maps.syscalls);
-	struct tt_proc_key key, next, *pkey = NULL;
 	struct tt_sys_key skey, snext, *pskey = NULL;
 	static struct tt_tags t;
-	struct tt_proc p;
+	struct tt_proc_key key;
+	size_t i;
 	__u64 n;
 
 	tt_tagreport_clear(r);
-	while (!bpf_map_get_next_key(procs, pkey, &next)) {
-		key = next;
-		pkey = &key;
-		if (bpf_map_lookup_elem(procs, &key, &p))
-			continue;	/* pruned meanwhile */
-		if (tt_tagreport_add(r, &key, &p,
+	for (i = 0; i < procs->nr; i++) {
+		const struct tt_row *row = &procs->rows[i];
+
+		memset(&key, 0, sizeof(key));	/* the pad too */
+		key.tgid = row->pid;
+		key.start_ns = row->start_ns;
+		if (tt_tagreport_add(r, row,
 				     bpf_map_lookup_elem(tags, &key, &t) ?
 				     NULL : &t))
 			return -ENOMEM;

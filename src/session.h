@@ -4,18 +4,12 @@
 #define TT_SESSION_H
 
 #include "env.h"
+#include "histmap.h"
 #include "probe.h"
 
 struct tagtrace_bpf;
 struct tt_tagreport;
-
-/* One switch_mm histogram, as read from the hists map. */
-struct tt_hist_entry {
-	struct tt_hist_key key;
-	struct tt_hist hist;
-};
-
-#define TT_MAX_HISTS 64	/* the hists map's size */
+struct tt_snapshot;
 
 struct tt_session {
 	struct tagtrace_bpf *skel;
@@ -26,6 +20,7 @@ struct tt_session {
 	bool load_failed;		/* the kernel refused a program */
 	bool counts;			/* per-process counters (top) */
 	bool tlbstate;			/* outgoing mm from cpu_tlbstate */
+	bool own_pidns;			/* not in the initial PID namespace */
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */
@@ -34,12 +29,37 @@ int tt_session_open(struct tt_session *s, const struct tt_env *env);
 void tt_session_report(const struct tt_session *s, const struct tt_env *env);
 /* A global counter (enum tt_stat) summed over CPUs. */
 __u64 tt_session_stat(const struct tt_session *s, __u32 stat);
+/*
+ * Runs the kernel skipped, summed over the loaded programs: a program is
+ * not run again on a CPU where it is running (an event in an NMI or
+ * interrupt while it handles one), and only bpf_prog_info's
+ * recursion_misses counts it. Each is an event neither counted nor traced.
+ */
+__u64 tt_session_missed(const struct tt_session *s);
+/*
+ * Events BPF saw and did not count, since the start: full (the sum of the
+ * given TT_STAT_*_FULL counters), busy (TT_STAT_BUSY) and missed runs.
+ */
+struct tt_uncounted {
+	__u64 full, busy, missed;
+};
+void tt_session_uncounted(const struct tt_session *s, __u32 full_stats,
+			  struct tt_uncounted *u);
+static inline __u64 tt_uncounted_total(const struct tt_uncounted *u)
+{
+	return u->full + u->busy + u->missed;
+}
 int tt_session_procs_fd(const struct tt_session *s);
 /* Every histogram, at most TT_MAX_HISTS, into out; returns how many. */
 int tt_session_read_hists(const struct tt_session *s,
 			  struct tt_hist_entry *out);
-/* Every process's counters, tag values and untags by system call, sorted. */
-int tt_session_read_tags(const struct tt_session *s, struct tt_tagreport *r);
+/*
+ * The processes of a counter map snapshot (procs.c) with their tag values
+ * and untags by system call, busiest in the interval first.
+ */
+int tt_session_read_tags(const struct tt_session *s,
+			 const struct tt_snapshot *procs,
+			 struct tt_tagreport *r);
 /* Drop n processes from the counter, tag and system call maps. */
 int tt_session_forget(const struct tt_session *s,
 		      const struct tt_proc_key *keys, size_t n);

@@ -121,6 +121,29 @@ void tt_snapshot_free(struct tt_snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
+void tt_uncounted_text(FILE *out, const char *full_what, __u64 full,
+		       __u64 busy, __u64 missed)
+{
+	const char *sep = "";
+
+	if (!full && !busy && !missed)
+		return;
+	fprintf(out, "  %llu events uncounted (",
+		(unsigned long long)(full + busy + missed));
+	if (full) {
+		fprintf(out, "%llu %s", (unsigned long long)full, full_what);
+		sep = ", ";
+	}
+	if (busy) {
+		fprintf(out, "%s%llu map busy", sep, (unsigned long long)busy);
+		sep = ", ";
+	}
+	if (missed)
+		fprintf(out, "%s%llu runs missed", sep,
+			(unsigned long long)missed);
+	fputc(')', out);
+}
+
 /* A count right-aligned in width, or "-" when its event has no source. */
 static void count_cell(FILE *out, const enum tt_source *src, int k,
 		       const struct tt_row *r, int width)
@@ -143,8 +166,10 @@ void tt_table_text(FILE *out, const struct tt_snapshot *s,
 		"TAGFLT", "GP");
 	for (i = 0; i < s->nr && i < max_rows; i++) {
 		const struct tt_row *r = &s->rows[i];
+		char comm[TT_COMM_LEN];
 
-		fprintf(out, "%-7u %-15s %-7s %4d", r->pid, r->comm,
+		fprintf(out, "%-7u %-15s %-7s %4d", r->pid,
+			tt_comm_text(r->comm, comm),
 			tt_mode_name(r->mode), r->tag_bits);
 		for (k = 0; k < TT_EV_MAX; k++) {
 			count_cell(out, src, k, r, width[k]);

@@ -50,6 +50,13 @@ int tt_proc_order(__u32 pid_a, __u64 start_a, __u32 pid_b, __u64 start_b);
  */
 void tt_table_text(FILE *out, const struct tt_snapshot *s,
 		   const enum tt_source *src, size_t max_rows);
+/*
+ * "  N events uncounted (F <full>, B map busy, M runs missed)", the parts
+ * that are not 0; nothing when all are. full names the map, e.g.
+ * "process map full".
+ */
+void tt_uncounted_text(FILE *out, const char *full_what, __u64 full,
+		       __u64 busy, __u64 missed);
 struct json;
 /*
  * A report's opening: "{ts_ns, interval_s, uncounted, sources" (top and

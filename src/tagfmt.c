@@ -3,7 +3,9 @@
  * tags' report: per process, the tag values its pointers carried (untags
  * and faults) and its untags by system call, as text or NDJSON. Untag
  * events exist only for tagged pointers, so tag 0 (untagged) is counted
- * among faults alone.
+ * among faults alone. No share of untagged pointers is given: the untagged
+ * pointers seen are those that faulted, mostly demand paging, and say
+ * nothing of the loads and stores that did not fault.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +27,8 @@ static void *grow(void *p, size_t *cap, size_t size)
 	return q;
 }
 
-int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
-		     const struct tt_proc *p, const struct tt_tags *t)
+int tt_tagreport_add(struct tt_tagreport *r, const struct tt_row *p,
+		     const struct tt_tags *t)
 {
 	struct tt_tagrow *row;
 
@@ -40,15 +42,16 @@ int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
 	row = &r->rows[r->nr++];
 	r->by_proc = false;
 	memset(row, 0, sizeof(*row));
-	row->pid = key->tgid;
-	row->start_ns = key->start_ns;
+	row->pid = p->pid;
+	row->start_ns = p->start_ns;
 	memcpy(row->comm, p->comm, TT_COMM_LEN);
 	row->comm[TT_COMM_LEN - 1] = 0;
 	row->mode = p->mode;
 	row->tag_bits = p->tag_bits;
-	row->gone = p->exited;
+	row->gone = p->gone;
 	row->untags = p->count[TT_EV_UNTAG];
 	row->faults = p->count[TT_EV_FAULT];
+	row->active = p->delta[TT_EV_UNTAG] + p->delta[TT_EV_FAULT];
 	row->tagged_faults = p->tagged_faults;
 	if (t)
 		row->tags = *t;
@@ -64,7 +67,7 @@ static int by_proc(const void *a, const void *b)
 
 /*
  * A search, not a scan: a long tags run holds up to 10240 processes and
- * 8192 (process, call) pairs, read every interval.
+ * 40960 (process, call) pairs, read every interval.
  */
 int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
 			 __u64 count)
@@ -110,18 +113,13 @@ int tt_tags_distinct(const struct tt_tags *t)
 	return n;
 }
 
-double tt_tags_untagged_share(const struct tt_tags *t)
-{
-	__u64 all = tt_tags_total(t->untag) + tt_tags_total(t->fault);
-
-	return all ? (double)t->fault[0] / all : 0;
-}
-
 static int by_activity(const void *a, const void *b)
 {
 	const struct tt_tagrow *x = a, *y = b;
 	__u64 nx = x->untags + x->faults, ny = y->untags + y->faults;
 
+	if (x->active != y->active)
+		return x->active > y->active ? -1 : 1;
 	if (nx != ny)
 		return nx > ny ? -1 : 1;
 	return tt_proc_order(x->pid, x->start_ns, y->pid, y->start_ns);
@@ -235,10 +233,10 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 
 	for (i = 0; i < r->nr && i < max_rows; i++) {
 		const struct tt_tagrow *row = &r->rows[i];
-		__u64 all = tt_tags_total(row->tags.untag) +
-			    tt_tags_total(row->tags.fault);
+		char comm[TT_COMM_LEN];
 
-		fprintf(out, "PID %u %s  %s %d bits%s\n", row->pid, row->comm,
+		fprintf(out, "PID %u %s  %s %d bits%s\n", row->pid,
+			tt_comm_text(row->comm, comm),
 			tt_mode_name(row->mode), row->tag_bits,
 			row->gone ? " (exited)" : "");
 		fputs("  ", out);
@@ -247,11 +245,8 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 		text_count(out, faults, 0, row->faults);
 		fputs(" faults (", out);
 		text_count(out, faults, 0, row->tagged_faults);
-		fprintf(out, " with a tag); %d distinct tags; untagged %llu of %llu (%.1f%%)\n",
-			tt_tags_distinct(&row->tags),
-			(unsigned long long)row->tags.fault[0],
-			(unsigned long long)all,
-			100 * tt_tags_untagged_share(&row->tags));
+		fprintf(out, " with a tag); %d distinct tags\n",
+			tt_tags_distinct(&row->tags));
 		text_tags(out, &row->tags, src);
 		if (untags)
 			text_syscalls(out, row);
@@ -322,8 +317,6 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r,
 			json_kuint(&p, "tagged_faults", row->tagged_faults);
 		}
 		json_kint(&p, "distinct_tags", tt_tags_distinct(&row->tags));
-		json_kdouble(&p, "untagged_share",
-			     tt_tags_untagged_share(&row->tags));
 		if (untags)
 			json_array(&p, "untag_tags", row->tags.untag);
 		if (faults)

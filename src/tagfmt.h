@@ -25,6 +25,7 @@ struct tt_tagrow {
 	bool gone;
 	__u64 untags;		/* the counter map's untag and fault counts */
 	__u64 faults;
+	__u64 active;		/* untags and faults in the interval */
 	__u64 tagged_faults;
 	struct tt_tags tags;
 	struct tt_sys_count *sys;
@@ -37,13 +38,18 @@ struct tt_tagreport {
 	bool by_proc;		/* rows in process order, for add_sys */
 };
 
-/* A process from the counter map (p) and the tags map (t, NULL: none). */
-int tt_tagreport_add(struct tt_tagreport *r, const struct tt_proc_key *key,
-		     const struct tt_proc *p, const struct tt_tags *t);
+struct tt_row;
+
+/* A process of top's snapshot and its tag values (t, NULL: none yet). */
+int tt_tagreport_add(struct tt_tagreport *r, const struct tt_row *row,
+		     const struct tt_tags *t);
 /* Untags of a process by system call; ignored for a process not added. */
 int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
 			 __u64 count);
-/* Busiest first (untags + faults, then pid); system calls busiest first. */
+/*
+ * Busiest first: untags and faults in the interval, then since tagtrace
+ * started, then pid; each process's system calls busiest first.
+ */
 void tt_tagreport_sort(struct tt_tagreport *r);
 void tt_tagreport_clear(struct tt_tagreport *r);
 void tt_tagreport_free(struct tt_tagreport *r);
@@ -51,8 +57,6 @@ void tt_tagreport_free(struct tt_tagreport *r);
 __u64 tt_tags_total(const __u64 *v);
 /* Tag values 1-63 seen in untags or faults. */
 int tt_tags_distinct(const struct tt_tags *t);
-/* Untagged pointers (faults with tag 0) among every pointer counted. */
-double tt_tags_untagged_share(const struct tt_tags *t);
 
 /*
  * src: each event kind's source (enum tt_source). Untags and faults whose

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "ksyms.h"
+#include "out.h"
 #include "record.h"
 
 struct trace_ctx {
@@ -18,6 +19,7 @@ struct trace_ctx {
 	__u64 events;
 	__u64 bad;
 	bool draining;	/* the last drain: detached, so it ends */
+	bool out_failed;	/* a write failed: format no more */
 };
 
 /*
@@ -45,6 +47,11 @@ static int on_record(void *ctx, void *data, size_t size)
 			tt_record_json(stdout, r, &t->fmt);
 		else
 			tt_record_text(stdout, r, &t->fmt);
+	}
+	/* A failed write (the 64 KiB buffer filled): tt_out_flush() says why. */
+	if (ferror(stdout)) {
+		t->out_failed = true;
+		return STOP_DRAIN;
 	}
 	return !t->draining && tt_stop_due(t->stop) ? STOP_DRAIN : 0;
 }
@@ -97,7 +104,7 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 	static struct resolver rs;
 	struct trace_ctx t = { .env = env, .stop = stop };
 	struct ring_buffer *rb;
-	int err = 0;
+	int err = 0, out;
 
 	rs.syms_fd = tt_session_syms_fd(s);
 	t.fmt.resolve = resolve;
@@ -127,8 +134,8 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		setvbuf(stdout, NULL, _IOFBF, OUT_BUF);
 	if (!env->json)
 		tt_record_header(stdout);
-	fflush(stdout);
-	while (!tt_stop_due(stop)) {
+	out = tt_out_flush(stdout);
+	while (!out && !tt_stop_due(stop)) {
 		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb),
 				   tt_now_ns() + POLL_NS);
 		if (err >= 0)
@@ -139,25 +146,29 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 			break;
 		}
 		err = 0;
-		fflush(stdout);
+		out = tt_out_flush(stdout);
 	}
 	/*
 	 * What was queued when the stop came was traced: print it before the
 	 * totals. Detached first, so no storm can refill the buffer and the
 	 * drain ends, and the drop count read after it is final: printed and
-	 * dropped add up to every event the programs saw.
+	 * dropped add up to every event the programs saw. Not when the
+	 * output failed: the reader is gone (EPIPE, a normal end) or the
+	 * write error is said and ends the run with status 1.
 	 */
 	tt_session_detach(s);
 	t.draining = true;
-	ring_buffer__consume(rb);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "tagtrace: writing the trace failed: %s\n",
-			strerror(errno ? errno : EIO));
-		err = -EIO;
+	if (!out) {
+		ring_buffer__consume(rb);
+		out = tt_out_flush(stdout);
 	}
-	fprintf(stderr, "tagtrace: %llu events, %llu dropped (ring buffer full)\n",
+	if (out < 0)
+		err = out;
+	/* printed + dropped + missed: every event the kernel produced. */
+	fprintf(stderr, "tagtrace: %llu events, %llu dropped (ring buffer full), %llu missed (runs BPF skipped)\n",
 		(unsigned long long)t.events,
-		(unsigned long long)tt_session_stat(s, TT_STAT_DROPS));
+		(unsigned long long)tt_session_stat(s, TT_STAT_DROPS),
+		(unsigned long long)tt_session_missed(s));
 	if (t.bad)
 		fprintf(stderr, "tagtrace: %llu malformed records skipped\n",
 			(unsigned long long)t.bad);

@@ -208,30 +208,29 @@ cost()
 }
 
 # trial TOOL RATE: one storm of $secs s at RATE; sets $achieved and $lost.
-# tagtrace starts afresh (its drop count comes at exit) and is checked,
-# and first takes 100 calls, as the running bpftrace took the earlier ones;
-# the one bpftrace keeps running, line-buffered (stdbuf -oL: a write a
-# record) so its output can be seen to settle, its new records counted.
+# One lifecycle for both tools: started afresh for the trial, warmed by
+# 100 calls it must take and print, the storm, then its output left to
+# settle (nothing more reaching the pipe for 0.3 s: bpftrace, line-buffered
+# by stdbuf -oL, prints what its perf buffers still hold, and may lose it
+# at SIGINT), then SIGINT and the wait for it and cat. Lost is the calls
+# made less the records in the pipe, for both; tagtrace's own count
+# (records + reported drops == calls) is checked besides.
 trial()
 {
+	case $1 in
+	tt) name=tt_trace ;;
+	bt) name=bt_print ;;
+	esac
 	n=$(($2 * secs))
-	if [ $1 = tt ]; then
-		start tt_trace_pipe
-		$S 100 0 $p $reader > /dev/null	# as warm as bpftrace
-		before=100
-	else
-		before=$(records)
-	fi
+	start ${name}_pipe
+	$S 100 0 $p $reader > /dev/null
 	achieved=$($S $n "$2" | sed -n 's/.*rate=\([0-9]*\).*/\1/p')
-	if [ $1 = tt ]; then
-		rss tt_trace_rate_$2
-		stop
-		check tt_rate_$2 $((n + 100))
-		lost=$((n - $(records) + before))
-	else
-		settle
-		lost=$((n - $(records) + before))
-	fi
+	rss ${name}_rate_$2
+	settle
+	stop
+	[ $1 = tt ] && check tt_rate_$2 $((n + 100))
+	[ $1 = bt ] && grep -i 'lost' $ERR | sed 's/^/# bpftrace: /'
+	lost=$((n + 100 - $(records)))
 	echo "${1}_trial_$2_$trial=$achieved lost=$lost"
 }
 
@@ -279,17 +278,13 @@ search()
 	echo "${1}_zero_loss=$best ${1}_zero_loss_target=$lo ${1}_first_loss=$hi ${1}_generator_limit=${limit:-0}"
 }
 
+# Both searches start at the same rate, by the same rule (search, passes).
 rate()
 {
 	secs=$1
-	search tt 10000
 	BT="stdbuf -oL $BT"
-	start bt_print_pipe
-	search bt 2500
-	trial=1
-	rss bt_print_rate
-	stop
-	grep -i 'lost' $OUT $ERR | sed 's/^/# bpftrace: /'
+	search tt 5000
+	search bt 5000
 }
 
 $mode "$@"

@@ -5,7 +5,9 @@
 # (vsyscall=emulate on --cpu lam) it does not. Then the kernel's own patching of its text, through the user-
 # half mapping text_poke() writes with, while it runs: a trace event's
 # static keys, a kprobe's INT3 and its removal; and what a user process
-# sees (tests/kernel/lass_user.c). Prints TAP (unnumbered).
+# sees (tests/kernel/lass_user.c). Prints TAP (unnumbered); exits non-zero
+# on any failure (tests/lib/guest-tap.sh).
+. tests/lib/guest-tap.sh
 mode=$1
 T=/sys/kernel/tracing
 
@@ -15,12 +17,20 @@ dmesg | grep -q 'Linear Address Space Separation (LASS) enabled'
 on=$?
 grep -qw lass /proc/cpuinfo
 listed=$?
-if [ "$mode" = lass ]; then
+# The host says which it booted (lass, nolass, emulate); the kernel's word
+# and /proc/cpuinfo must both agree with it, and lass_user below checks
+# the behaviour (a #GP or a #PF for a user load from the kernel half).
+case $mode in
+lass)
 	yes_no $on "the kernel turned LASS on"
-	yes_no $listed "/proc/cpuinfo lists lass"
-else
-	yes_no $((on == 0)) "the kernel left LASS off"
-fi
+	yes_no $listed "/proc/cpuinfo lists lass" ;;
+nolass|emulate)
+	yes_no $((on == 0)) "the kernel does not say it turned LASS on"
+	yes_no $((listed == 0)) "/proc/cpuinfo does not list lass" ;;
+*)
+	echo "not ok - lass-guest.sh: mode lass, nolass or emulate, not '$mode'"
+	exit 2 ;;
+esac
 
 # Static keys: enabling an event patches its sites, disabling unpatches.
 echo > $T/trace
@@ -28,7 +38,11 @@ echo 1 > $T/events/syscalls/sys_enter_getppid/enable
 for i in 1 2 3; do cat /proc/self/stat > /dev/null; sh -c ':'; done
 echo 0 > $T/events/syscalls/sys_enter_getppid/enable
 n=$(grep -c 'sys_getppid' $T/trace)
-yes_no $((n == 0)) "a trace event turned on and off under text patching ($n events)"
+yes_no $((n == 0)) "a trace event turned on under text patching ($n events)"
+# Off again: the sites patched back, nothing more logged.
+for i in 1 2 3; do cat /proc/self/stat > /dev/null; sh -c ':'; done
+m=$(grep -c 'sys_getppid' $T/trace)
+yes_no $((m != n)) "and off: no events once it is disabled ($((m - n)) more)"
 
 # A kprobe: an INT3 written into kernel text and taken out again.
 echo 'p:lassprobe __x64_sys_getppid' > $T/kprobe_events
@@ -36,6 +50,9 @@ echo 1 > $T/events/kprobes/lassprobe/enable
 sh -c ':'; sh -c ':'
 echo 0 > $T/events/kprobes/lassprobe/enable
 n=$(grep -c 'lassprobe:' $T/trace)
+sh -c ':'; sh -c ':'
+m=$(grep -c 'lassprobe:' $T/trace)
+yes_no $((m != n)) "the kprobe disabled: no hits after ($((m - n)) more)"
 echo '-:lassprobe' >> $T/kprobe_events
 yes_no $((n == 0)) "a kprobe inserted and hit ($n hits)"
 yes_no $(grep -c lassprobe $T/kprobe_events) "the kprobe removed"

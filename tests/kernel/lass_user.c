@@ -121,5 +121,5 @@ int main(int argc, char **argv)
 		expect_fault("a load from the vsyscall page (vsyscall=xonly)",
 			     load_vsyscall, lass, VSYSCALL_GTOD);
 
-	return tap_failed;
+	return tap_end();
 }

@@ -170,6 +170,7 @@ static pid_t pingpong_pid;
 
 static int pingpong(int rounds)
 {
+	struct sched_param fifo = { .sched_priority = 1 };
 	int ab[2], ba[2], i, bad;
 	cpu_set_t cpu0;
 	char c = 0;
@@ -188,6 +189,16 @@ static int pingpong(int rounds)
 		for (i = 0; i < rounds; i++)
 			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
 				_exit(3);
+		/*
+		 * Exit as a real-time task: the parent, woken by the last
+		 * write, must not preempt this exit between exit_mm() and
+		 * sched_process_exit, where a switch back to it would be lazy
+		 * (it has no mm) and the scheduler's events could not tell
+		 * (tests/kernel/trace-guest.sh predicts every mode switch from
+		 * them).
+		 */
+		if (sched_setscheduler(0, SCHED_FIFO, &fifo))
+			_exit(3);
 		_exit(0);
 	}
 	pingpong_pid = pid;

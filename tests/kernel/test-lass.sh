@@ -32,6 +32,7 @@ oops()
 	err=$("$rig" "$@" --timeout 60 -- sh -c \
 		"echo $crash > /sys/kernel/debug/provoke-crash/DIRECT" 2>&1 >/dev/null)
 	rc=$?
+	last_err=$err
 	case $rc:$err in
 	250:*"$want"*) ok 0 "lkdtm $crash $what: $want" ;;
 	*) ok 1 "lkdtm $crash $what: $want" "exit $rc" \
@@ -45,13 +46,20 @@ lkdtm()
 	local crash=$1
 
 	oops "under LASS" "$2" --cpu lam
+	last_lass_err=$last_err
 	oops "without LASS" "$3" --cpu lam --no-lass
 }
 
 lkdtm ACCESS_USERSPACE "general protection fault, probably LASS violation for address" \
 	"BUG: unable to handle page fault for address"
-lkdtm EXEC_USERSPACE "general protection fault" \
+# A fetch from the user half under LASS: the #GP has no operand to name
+# (the kernel cannot read the instruction it was fetching), so the oops is
+# a bare "general protection fault: 0000" whose RIP is that user address.
+lkdtm EXEC_USERSPACE "Oops: general protection fault: 0000" \
 	"BUG: unable to handle page fault for address"
+rip=$(sed -n 's/.*RIP: 0010:\(0x[0-9a-f]*\).*/\1/p' <<< "$last_lass_err" | head -n 1)
+[ -n "$rip" ] && [ $((rip)) -gt 0 ] && [ $((rip)) -lt $((0x800000000000)) ]
+ok $? "lkdtm EXEC_USERSPACE under LASS: the #GP is at the user address it fetched (RIP ${rip:-none})"
 lkdtm ACCESS_NULL "general protection fault, kernel NULL pointer dereference 0x0" \
 	"BUG: kernel NULL pointer dereference, address: 0000000000000000"
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A module's user accesses, checked when it is loaded (kernel/series:
 # "x86/module: Refuse a module with user accesses UAI does not untag"),
-# on the guest kernel with modules (make kernel-modules) with the test
+# on the guest kernel (it has CONFIG_MODULES) with the test
 # modules of tests/kernel/modules/ (make modules-rig):
 # - where UAI is offered (--cpu uai, mitigations=off), a module with a
 #   user access through SS (ua_ss: %rbp and %rsp), GS or FS (ua_gs) is refused
@@ -18,11 +18,11 @@
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
-kernel=build/linux-modules/arch/x86/boot/bzImage
+kernel=build/linux/arch/x86/boot/bzImage
 mods=build/vm/modules
 for f in "$kernel" "$mods/ua_ss.ko" "$mods/ua_gs.ko" "$mods/ua_ds.ko"; do
 	if [ ! -f "$f" ]; then
-		ok 1 "$f is built" "run 'make kernel-modules modules-rig'"
+		ok 1 "$f is built" "run 'make kernel modules-rig'"
 		tap_done
 		exit
 	fi

@@ -4,7 +4,8 @@
 # workload did. Prints TAP (unnumbered).
 #   trace-guest.sh ENABLES SYSCALLS SWITCHES FAULTS GPS STACK SSES
 # STACK tagged loads through %rbp of which SSES raise #SS (all on UAI,
-# none on LAM).
+# none on LAM). Exits non-zero on any failure (tests/lib/guest-tap.sh).
+. tests/lib/guest-tap.sh
 T=/sys/kernel/tracing
 E=$T/events/tagged_addr
 N=$1 M=$2 K=$3 F=$4 G=$5 S=$6 SS=$7
@@ -15,21 +16,35 @@ if [ ! -d "$E" ]; then
 	echo "not ok - $E exists (kernel without the tagged_addr tracepoints)"
 	exit 1
 fi
+# events 0|1: the tagged_addr events, and the scheduler's own events the
+# mode switches are predicted from (sched_switch; sched_process_fork names
+# the kernel threads kthreadd starts during the run).
+events()
+{
+	for e in ctrl untag mode_switch fault gp; do
+		echo $1 > $E/tagged_addr_$e/enable
+	done
+	echo $1 > $T/events/sched/sched_switch/enable
+	echo $1 > $T/events/sched/sched_process_fork/enable
+	echo $1 > $T/events/sched/sched_process_exit/enable
+}
 echo 0 > $T/tracing_on
 echo > $T/trace
-echo 8192 > $T/buffer_size_kb
-for e in ctrl untag mode_switch fault gp; do
-	echo 1 > $E/tagged_addr_$e/enable
-done
+echo 16384 > $T/buffer_size_kb
+events 1
 echo 1 > $T/tracing_on
 TAGGED_STACK_DEREFS=$S build/vm/tagged_workload "$N" "$M" "$K" "$F" "$G" > $out
 rc=$?
 echo 0 > $T/tracing_on
 cat $T/trace > $trace
-for e in ctrl untag mode_switch fault gp; do
-	echo 0 > $E/tagged_addr_$e/enable
-done
+events 0
 . $out
+
+# Kernel threads (PF_KTHREAD, 0x00200000 in /proc/PID/stat's flags), the
+# idle tasks (pid 0) among them: switching to one keeps the mm loaded (lazy
+# TLB), so it is no mode switch.
+kthreads=$(for f in /proc/[0-9]*/stat; do cat "$f" 2> /dev/null; echo; done |
+	awk '{ pid = $1; sub(/^.*\) /, ""); if (int($7 / 2097152) % 2) printf "%s ", pid }')
 
 check()	# check GOT WANT DESCRIPTION
 {
@@ -90,38 +105,82 @@ mm=$(awk -v pid=$pingpong_pid '/tagged_addr_mode_switch:/ && $0 ~ "next_pid=" pi
 into=$(awk -v mm="${mm:-none}" '/tagged_addr_mode_switch:/ && $0 ~ "next_mm=" mm " "' $trace | wc -l)
 out_of=$(awk -v mm="${mm:-none}" '/tagged_addr_mode_switch:/ && $0 ~ "prev_mm=" mm " " &&
 	$0 !~ "next_mm=" mm " "' $trace | wc -l)
-# A round switches into the worker's mm once and out of it once; the
-# enable adds one, fork and exit a pair each. Kernel threads running in
-# between (lazy TLB) shift a few either way, and on two CPUs a migration
-# switches into the mm once more: the slower the kernel, the more of
-# them (the debug kernel gave 304 to 313 for 300 rounds). So allow 2%
-# fewer and 5% more, plus those; an event fired twice per switch, or
-# missing, is still far outside.
-lo=$((K - K / 50)) hi=$((K + K / 20 + 6))
-if [ "$into" -ge $lo ] && [ "$into" -le $hi ]; then
-	echo "ok - tagged_addr_mode_switch: $into switches into the tagged mm for $K rounds"
-else
-	echo "not ok - tagged_addr_mode_switch: $into switches into the tagged mm for $K rounds (want $lo..$hi)"
-fi
-check "$out_of" "$into" "tagged_addr_mode_switch: as many switches out of the tagged mm as into it"
+# What the scheduler says, event by event (each from its own tracepoint):
+# - the worker's enable (tagged_addr_ctrl) loads its mode on the CPU it
+#   runs on: one switch into its mm (the fork's first run, before it, is
+#   untagged to untagged: none);
+# - after that, each sched_switch to the worker on a CPU whose last user
+#   mm was another's is one switch into its mm, and each sched_switch from
+#   it to another user task one out of it. A kernel thread or idle between
+#   (lazy TLB: the mm stays loaded) switches neither way; kernel threads
+#   are the PF_KTHREAD tasks and those kthreadd forks (sched_process_fork);
+# - its exit (sched_process_exit) has already switched its CPU to init_mm:
+#   one out of it, and the switch to the next task changes nothing.
+# The rounds give at least K switches to it, and more where the parent's
+# wake-up preempts it (prev_state=R) and it runs again within the round.
+# tracefs's events must be this sum exactly.
+set -- $(awk -v W=$pingpong_pid -v K="$kthreads" '
+	BEGIN { n = split(K, a, " "); for (i = 1; i <= n; i++) kt[a[i]] = 1; kt[0] = 1 }
+	/^#/ { next }
+	/sched_process_fork:/ && / parent_pid=2 / {
+		match($0, /child_pid=[0-9]+/); kt[substr($0, RSTART + 10, RLENGTH - 10)] = 1; next }
+	/tagged_addr_ctrl:/ && /op=enable/ && / ret=0/ {
+		task = $1; sub(/.*-/, "", task)
+		if (task == W && !on) { on = 1; into++; enable++; loaded[$2] = W }
+		next }
+	/sched_process_exit:/ && $0 ~ " pid=" W " " {
+		if (on && loaded[$2] == W) { out++; exits++; loaded[$2] = "init" }
+		next }
+	/sched_switch:/ {
+		cpu = $2
+		match($0, /next_pid=[0-9]+/); nx = substr($0, RSTART + 9, RLENGTH - 9)
+		if (nx in kt) next
+		if (on && nx == W && loaded[cpu] != W) { into++; to++ }
+		if (on && nx != W && loaded[cpu] == W) { out++; from++ }
+		loaded[cpu] = nx
+	}
+	END { print into + 0, out + 0, enable + 0, to + 0, from + 0, exits + 0 }' $trace)
+echo "# sched_switch predicts $1 switches into the worker's mm ($3 at its enable," \
+	"$4 at a switch to it) and $2 out of it ($5 at a switch from it, $6 at its exit);" \
+	"tracefs has $into and $out_of"
+check "$into" "$1" "tagged_addr_mode_switch: $into switches into the tagged mm for $K rounds, as the scheduler's events predict"
+check "$out_of" "$2" "tagged_addr_mode_switch: $out_of switches out of it, as the scheduler's events predict"
+[ "$3" = 1 ] && [ "$6" = 1 ] && [ "$4" -ge "$K" ]
+check $? 0 "the worker enabled once, exited once, and was switched to at least once a round ($4 for $K rounds)"
 
-# The same workload seen by tp_btf programs (tests/kernel/tp_btf_count*).
+# The same workload seen by tp_btf programs (tests/kernel/tp_btf_count*),
+# with tracefs recording the same events at the same time: each program
+# must count exactly the events tracefs logged.
 bpf=/tmp/tp_btf.out
+echo > $T/trace
+for e in ctrl untag mode_switch fault gp; do
+	echo 1 > $E/tagged_addr_$e/enable
+done
+echo 1 > $T/tracing_on
 if TAGGED_STACK_DEREFS=$S build/vm/tp_btf_count build/vm/tp_btf_count.bpf.o \
 	build/vm/tagged_workload "$N" "$M" "$K" "$F" "$G" > $bpf; then
 	echo "ok - tp_btf programs load and run the workload"
 else
 	echo "not ok - tp_btf programs load and run the workload"
 fi
+echo 0 > $T/tracing_on
+cat $T/trace > $trace
+for e in ctrl untag mode_switch fault gp; do
+	echo 0 > $E/tagged_addr_$e/enable
+done
 . $bpf
+if grep -q "LOST EVENTS" $trace; then echo "not ok - tracefs lost no events beside tp_btf"; else echo "ok - tracefs lost no events beside tp_btf"; fi
+tfs_fault=$(grep -c 'tagged_addr_fault:' $trace)
+tfs_switch=$(grep -c 'tagged_addr_mode_switch:' $trace)
 check "${attached:-0}" 5 "tp_btf: all five tagged_addr events attach"
 check "${ctrl:-x}" $((N + 2)) "tp_btf: tagged_addr_ctrl saw every successful enable"
 check "${untag:-x}" "$M" "tp_btf: tagged_addr_untag saw every tagged uname()"
 check "${gp:-x}" "$((G + SS))" "tp_btf: tagged_addr_gp saw every tagged #GP and #SS"
-[ "${fault:-0}" -ge "$F" ]
-check $? 0 "tp_btf: tagged_addr_fault saw at least the $F tagged faults ($fault)"
-[ "${mode_switch:-0}" -ge $((2 * lo)) ]
-check $? 0 "tp_btf: tagged_addr_mode_switch saw about 2 a round ($mode_switch)"
+# Faults and mode switches are not the workload's alone (a tagged
+# process's every fault, every CPU's switches): the first run above
+# checks tracefs's against the workload; here the programs against it.
+check "${fault:-x}" "$tfs_fault" "tp_btf: tagged_addr_fault saw every fault tracefs logged"
+check "${mode_switch:-x}" "$tfs_switch" "tp_btf: tagged_addr_mode_switch saw every switch tracefs logged"
 
 # Exactly one tagged_addr_untag a tagged pointer a call was given, on each
 # uaccess path (tests/kernel/untag_paths.c): one event with each tagged

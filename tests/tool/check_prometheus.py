@@ -1,11 +1,14 @@
 #!/usr/bin/python3
-"""check_prometheus.py URL PROM_FILE WAIT T0: Prometheus at URL, started
-at T0 (seconds since the epoch) and scraping node_exporter, answers
-histogram_quantile(0.99, ...) over tagtrace's switch histograms through
-its HTTP API, equal to the quantile computed from PROM_FILE (what tagtrace
-wrote) by Prometheus's own interpolation. A server not ready within WAIT
-seconds is a skip, with the time measured. Prints TAP, unnumbered.
+"""check_prometheus.py URL PROM_FILE WAIT T0 BINARY: Prometheus at URL,
+started from BINARY at T0 (seconds since the epoch) and scraping
+node_exporter, answers histogram_quantile(0.99, ...) over tagtrace's switch
+histograms through its HTTP API, equal to the quantile computed from
+PROM_FILE (what tagtrace wrote) by Prometheus's own interpolation. Where
+BINARY is not installed, that is a skip; where it is, a server not ready
+within WAIT seconds (crashed, never started, too slow) fails, with the
+time waited. The start-up time is printed either way. Prints TAP.
 """
+import os
 import json
 import math
 import re
@@ -60,13 +63,18 @@ def expected(path):
 
 def main():
     url, path, wait, t0 = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+    binary = sys.argv[5]
+    if not os.access(binary, os.X_OK):
+        tap.count += 1
+        print(f"ok {tap.count} - Prometheus answers a quantile # SKIP {binary} is not installed")
+        return tap.done()
     while get(url + "/-/ready") is None and time.time() - t0 < wait:
         time.sleep(0.2)
     ready = time.time() - t0
-    if get(url + "/-/ready") is None:
-        print(f"ok - Prometheus answers a quantile # SKIP not ready within {wait:.0f} s")
-        return 0
-    print(f"# prometheus ready {ready:.1f} s after start")
+    up = get(url + "/-/ready") is not None
+    print(f"# prometheus {'ready' if up else 'not ready'} {ready:.1f} s after start")
+    if not ok(up and ready <= wait, f"{binary} gets ready within {wait:.0f} s ({ready:.1f} s)"):
+        return tap.done()
     res = []
     while time.time() - t0 < wait + 30:
         body = get(url + "/api/v1/query?" + urllib.parse.urlencode({"query": QUERY}))
@@ -93,7 +101,7 @@ def main():
     ok(got and not bad,
        f"Prometheus (ready in {ready:.1f} s) answers histogram_quantile(0.99) for "
        f"{len(got)} transitions, as the file's buckets give", *bad[:5])
-    return 1 if tap.failed else 0
+    return tap.done()
 
 
 if __name__ == "__main__":

@@ -87,11 +87,9 @@ def check_process(name, p, pid, t_tags, t_sys, t_faults, records):
        f"histogram {p['faults'] - p['fault_tags'][0]} trace {flagged}")
     distinct = sum(1 for i in range(1, 64)
                    if p["untag_tags"][i] or p["fault_tags"][i])
-    share = p["fault_tags"][0] / max(1, p["untags"] + p["faults"])
-    ok(p["distinct_tags"] == distinct and
-       abs(p["untagged_share"] - share) < 0.001,
-       f"{name}: distinct tags ({distinct}) and untagged share ({share:.3f})",
-       f"said {p['distinct_tags']} and {p['untagged_share']}")
+    ok(p["distinct_tags"] == distinct and "untagged_share" not in p,
+       f"{name}: distinct tags ({distinct}); no untagged share (issue 33)",
+       f"said {p['distinct_tags']}, {p.get('untagged_share')}")
 
 
 def check_enable(name, pid, enables, records):
@@ -133,11 +131,16 @@ def main():
         ok(calls == {"write": n * w, "uname": u, "openat": 1},
            f"hwasan_prog: untags by system call are its {n * w} write(), "
            f"{u} uname() and 1 open() calls", f"got {calls}")
-        big = p["fault_tags"][clean["big_tag"]]
-        ok(big >= pages and p["tagged_faults"] >= pages,
-           f"hwasan_prog: its {pages} fresh pages faulted with their "
-           f"allocation's tag {clean['big_tag']} ({big})",
-           f"tag {clean['big_tag']}: {big}, tagged {p['tagged_faults']}")
+        # The runtime's own faults carry tags too: count the allocation's,
+        # by address, in trace's records (which equal tags' above).
+        lo, hi, tag = clean["big_start"], clean["big_end"], clean["big_tag"]
+        mine = [r for r in records if r["pid"] == clean["pid"] and r["event"] == "fault"
+                and lo <= int(r["untagged"], 16) < hi]
+        good = [r for r in mine if r["tag"] == tag]
+        ok(len(mine) == len(good) == pages,
+           f"hwasan_prog: its {pages} fresh pages are {pages} faults, each with "
+           f"the allocation's tag {tag}",
+           f"{len(mine)} faults in the range, {len(good)} with tag {tag}")
     p = proc(reports, loop["pid"])
     if p:
         tagged = [(i, c) for i, c in enumerate(p["fault_tags"]) if i and c]
@@ -161,7 +164,7 @@ def main():
        "Cause: use-after-free" in report,
        "hwasan_prog --uaf: HWASan's tag-mismatch report, a use-after-free",
        report[:300])
-    return 1 if tap.failed else 0
+    return tap.done()
 
 
 if __name__ == "__main__":

@@ -15,8 +15,11 @@ tp=$!
 $TT top --json -A "$A" -i 1 > $d/top.json 2> $d/top.err &
 pp=$!
 started $d/trace.err "Ctrl-C" && started $d/top.err "Ctrl-C"
-TAGGED_STACK_DEREFS=8 $W "$@" > $d/workload.out
+TAGGED_STACK_DEREFS=8 $W "$@" > $d/workload.out &
+wp=$!
+wait $wp
 rc=$?
+echo "main_pid=$wp" >> $d/workload.out
 sleep 0.3
 stop $tp $pp
 src=$?

@@ -45,17 +45,28 @@ expect 2 "unknown event 'bogus'" "unknown event name: says which" \
 expect 2 "invalid interval" "bad interval: says so" $TT top -i 0
 expect 2 "unknown command" "unknown command: says so" $TT tarce
 
-# -p keeps to one process: a second, identical one is not counted.
+# -p keeps to one process: a second, identical one is not counted. The
+# same top without -p, beside it, counts the workload: a tool that counts
+# nothing at all does not pass.
 $TT top --json -n 1 -i 3 -p $$ > $d/top.json 2> $d/top.err &
 tp=$!
-started $d/top.err "Ctrl-C"
+$TT top --json -n 1 -i 3 > $d/all.json 2> $d/all.err &
+ap=$!
+started $d/top.err "Ctrl-C" && started $d/all.err "Ctrl-C"
 $W 0 30 0 0 0 > $d/workload.out
-wait $tp
+wait $tp $ap
 if grep -q '"processes":\[\]' $d/top.json; then
 	echo "ok - top -p PID: nothing counted for other processes"
 else
 	echo "not ok - top -p PID: nothing counted for other processes"
 	sed 's/^/#   /' $d/top.json
+fi
+t=$(sed -n 's/^tagged_pid=//p' $d/workload.out)
+if grep -q "\"pid\":$t,.*\"total\":{[^}]*\"untag\":30[,}]" $d/all.json; then
+	echo "ok - top without -p, beside it: the workload's 30 untags (pid $t)"
+else
+	echo "not ok - top without -p, beside it: the workload's 30 untags (pid $t)"
+	sed 's/^/#   /' $d/all.json
 fi
 # -c selects by command name. The untags are queued when the workload
 # exits, and SIGINT prints what is queued: no fixed window to outlast.

@@ -42,11 +42,12 @@ sed 's/^/# /' $d/trace.err $d/top.err $d/tags.err
 [ $rc = 0 ] && echo "ok - workload ran on upstream LAM" || echo "not ok - workload ran on upstream LAM: $rc"
 [ $src = 0 ] && echo "ok - tagtrace trace, top and tags exit 0 on SIGINT" ||
 	echo "not ok - tagtrace trace, top and tags exit 0 on SIGINT: $src"
-python3 tests/tool/check_counts.py fallback $d "$N" 0 "$K" "$F" "$G" "$A"
-python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json
+r=0
+python3 tests/tool/check_counts.py fallback $d "$N" 0 "$K" "$F" "$G" "$A" || r=1
+python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json || r=1
 # tags on the fallbacks: fault tags counted as top counts faults, untags
 # (no source) left out as top leaves them out, not reported as 0.
-python3 - $d/tags.json $d/top.json $d/workload.out "$F" <<'PY'
+python3 - $d/tags.json $d/top.json $d/workload.out "$F" <<'PY' || r=1
 import json, sys
 tags = [json.loads(l) for l in open(sys.argv[1])][-1]
 top = [json.loads(l) for l in open(sys.argv[2])][-1]
@@ -70,3 +71,4 @@ say(got == want and sum(f for f, _, _ in got.values()) >= int(sys.argv[4]),
     "tags: faults, their tag histogram and faults with a tag from "
     "page_fault_user equal top's", f"tags {got}", f"top  {want}")
 PY
+exit $r

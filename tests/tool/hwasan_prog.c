@@ -97,6 +97,9 @@ int main(int argc, char **argv)
 	say("opens", 1);
 	say("pages", pages);
 	say("big_tag", tag_of(big));
+	/* Its untagged range, for the faults' addresses to be checked in. */
+	say("big_start", (long)((uintptr_t)big & ((1UL << TAG_SHIFT) - 1)));
+	say("big_end", (long)((uintptr_t)big & ((1UL << TAG_SHIFT) - 1)) + pages * 4096);
 	for (i = 0; i < TAG_COUNT; i++) {
 		char key[16];
 

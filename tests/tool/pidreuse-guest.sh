@@ -48,7 +48,12 @@ while [ "$pq" != "$pa" ] && [ $tries -lt 3000 ]; do
 	done
 done
 echo "# tagged pid $pa, threaded pid $pb, query pid $pq after $tries spawns"
-sleep 1.5
+# Until a report has the query process's row (top -i 1), at most 10 s.
+i=0
+while ! grep -q '"tagquery"' $d/top.json && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 stop $tp
 st=$?
 sed 's/^/# /' $d/top.err

@@ -38,8 +38,14 @@ while [ $i -lt 200 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
-sleep 0.5
-after="$(entries procs $pid) $(entries tags $pid) $(entries syscalls $pid)"
+# The maps are emptied as the row goes: poll them, at most 5 s.
+j=0
+while :; do
+	after="$(entries procs $pid) $(entries tags $pid) $(entries syscalls $pid)"
+	[ "$after" = "0 0 0" ] || [ $j -ge 25 ] && break
+	sleep 0.2
+	j=$((j + 1))
+done
 others=$(bpftool map dump name procs | sed -n 's/.*"tgid": \([0-9]*\),.*/\1/p' | tr '\n' ' ')
 stop $tp
 st=$?

@@ -16,13 +16,20 @@ in 30 s; two: SIGINT 2.6 s).
   second one can end it;
 - `top` and `hist` end their report wait on SIGINT within LIMIT too.
 
-Each timed check takes the best of up to TRIES attempts: on a host whose
-other work takes the vCPUs' threads away, one attempt can stall seconds
-(SIGINT 0.2 s, then 2.8 s, then 1.0 s in three runs beside a kernel
-build), but a tool that drains an unpaced storm before it exits is slow
-in every attempt: the tool before its stop context (575d86f^) was killed
-after 30 s in all three, for SIGINT and for -d 1 and -d 2.
+Each timed check makes TRIES attempts, all printed, and passes when at
+least NEED of them exit 0 within the limit: on a host whose other work
+takes the vCPUs' threads away, one attempt can stall seconds (SIGINT
+0.2 s, then 2.8 s, then 1.0 s in three runs beside a kernel build), but a
+tool that drains an unpaced storm before it exits is slow in every
+attempt: the tool before its stop context (575d86f^) was killed after
+30 s in all three, for SIGINT and for -d 1 and -d 2.
+
+Besides the times, one bound that no load moves: after SIGINT, trace
+prints at most what was queued, a full ring buffer (--ringbuf-size 64 KiB
+here) and what its stdout buffer and the pipe held; it is counted in
+lines read after the signal.
 """
+import threading
 import os
 import signal
 import subprocess
@@ -37,6 +44,14 @@ TT = os.environ.get("TAGTRACE", "build/tool/tagtrace")
 STORM = "build/vm/storm"
 LIMIT = 0.5
 TRIES = 3
+NEED = 2
+RINGBUF = 65536
+# The smallest a record takes in the ring buffer: its 8-byte header and
+# struct tt_record (bpf/tagtrace.h: 40 bytes before the union, 48 for its
+# largest member), rounded to 8.
+RECORD = 8 + 88
+PIPE = 65536		# Linux's default pipe capacity
+STDOUT_BUF = 65536	# trace's stdout buffer (README: 64 KiB)
 
 
 def start(args, stdout=subprocess.DEVNULL):
@@ -63,7 +78,7 @@ def finish(p, lines, timeout=30):
     return rc
 
 
-def interrupt(args, after, attached=None):
+def interrupt(args, after, attached=None, sig=signal.SIGINT):
     """Starts tagtrace ARGS, sends SIGINT `after` seconds after the attach:
     its status, the seconds from the signal to its exit (-1 if it never
     attached), its stderr lines. Appends whether it attached to attached."""
@@ -74,23 +89,39 @@ def interrupt(args, after, attached=None):
         return finish(p, lines), -1, lines
     time.sleep(after)
     t = time.monotonic()
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     rc = finish(p, lines)
     return rc, time.monotonic() - t, lines
 
 
-def best(attempt, limit):
-    """Runs attempt() (it returns status, seconds, stderr lines) until one
-    exits 0 within limit, at most TRIES times: the fastest attempt, the
-    seconds of every attempt."""
-    runs = []
-    for _ in range(TRIES):
-        rc, took, lines = attempt()
-        runs.append((rc != 0, took, rc, lines))
-        if rc == 0 and 0 < took <= limit:
-            break
-    _, took, rc, lines = min(runs, key=lambda r: (r[0], r[1] <= 0, r[1]))
-    return rc, took, lines, " ".join(f"{r[1]:.3f}" for r in runs)
+def attempts(attempt, limit):
+    """Runs attempt() (it returns status, seconds, stderr lines) TRIES
+    times: whether NEED of them exited 0 within limit, the median
+    attempt's seconds, every attempt's seconds and status, the stderr of
+    the slowest."""
+    runs = [attempt() for _ in range(TRIES)]
+    good = [r for r in runs if r[0] == 0 and 0 < r[1] <= limit]
+    took = sorted(r[1] for r in runs)[TRIES // 2]
+    slow = max(runs, key=lambda r: (r[0] != 0, r[1]))
+    return (len(good) >= NEED, took, slow[2],
+            " ".join(f"{r[1]:.3f}" + ("" if r[0] == 0 else f"(status {r[0]})")
+                     for r in runs))
+
+
+def wait_wchan(pid, want, timeout=10):
+    """Until the main thread of pid waits in want (its /proc wchan, else
+    its kernel stack): True, or False after timeout seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for f in ("wchan", "stack"):
+            try:
+                with open(f"/proc/{pid}/{f}") as fh:
+                    if want in fh.read():
+                        return True
+            except OSError:
+                pass
+        time.sleep(0.01)
+    return False
 
 
 def main():
@@ -100,20 +131,26 @@ def main():
     finally:
         storm.kill()
         storm.wait()
-    return 1 if tap.failed else 0
+    return tap.done()
 
 
 def run(storm):
     # SIGINT during the storm.
     attached = []
-    rc, took, lines, runs = best(
+    good, took, lines, runs = attempts(
         lambda: interrupt(["trace", "-e", "untag"], 1, attached), LIMIT)
     ok(all(attached), "trace attached during the storm", *lines[:3])
     summary = [x for x in lines if "dropped" in x]
-    ok(rc == 0 and 0 < took <= LIMIT,
-       f"SIGINT during an unpaced storm: trace exits 0 in {took:.3f} s (<= {LIMIT}; attempts: {runs})",
-       f"status {rc}", *lines[-3:])
+    ok(good, f"SIGINT during an unpaced storm: trace exits 0 within {LIMIT} s in "
+       f"{NEED} of {TRIES} attempts (s: {runs})", *lines[-3:])
     print(f"# {summary[-1] if summary else 'no summary'}")
+
+    # SIGTERM, as a service manager stops it, ends trace and top alike.
+    for cmd in (["trace", "-e", "untag"], ["top", "-i", "60"]):
+        good, took, lines, runs = attempts(
+            lambda: interrupt(cmd, 1, sig=signal.SIGTERM), LIMIT)
+        ok(good, f"SIGTERM during the storm: {cmd[0]} exits 0 within {LIMIT} s in "
+           f"{NEED} of {TRIES} attempts (s: {runs})", *lines[-3:])
 
     # -d N during the storm.
     for n in (1, 2):
@@ -122,14 +159,39 @@ def run(storm):
             rc = finish(p, lines)
             return rc, time.monotonic() - t0 if t0 else -1, lines
 
-        rc, took, lines, runs = best(duration, n + LIMIT)
-        ok(rc == 0 and 0 < took <= n + LIMIT,
-           f"-d {n} during the storm: exits 0 {took:.3f} s after attaching (<= {n + LIMIT}; attempts: {runs})",
-           f"status {rc}", *lines[-3:])
+        good, took, lines, runs = attempts(duration, n + LIMIT)
+        ok(good, f"-d {n} during the storm: exits 0 within {n + LIMIT} s of attaching in "
+           f"{NEED} of {TRIES} attempts (s: {runs})", *lines[-3:])
+
+    # After SIGINT, at most what was queued is printed: lines read from
+    # the pipe after the signal, against a full ring buffer's records plus
+    # what the stdout buffer and the pipe can hold in lines this short.
+    p, t0, lines = start(["trace", "-e", "untag", "--ringbuf-size", str(RINGBUF)],
+                         stdout=subprocess.PIPE)
+    got = {"n": 0, "short": 1 << 30}
+
+    def reader():
+        for line in p.stdout:
+            got["n"] += 1
+            got["short"] = min(got["short"], len(line))
+    th = threading.Thread(target=reader)
+    th.start()
+    time.sleep(0.5)
+    before = got["n"]
+    p.send_signal(signal.SIGINT)
+    rc = finish(p, lines)
+    th.join()
+    after = got["n"] - before
+    bound = RINGBUF // RECORD + (PIPE + STDOUT_BUF) // got["short"]
+    ok(rc == 0 and before > 0 and after <= bound,
+       f"after SIGINT trace printed {after} lines, at most a full {RINGBUF}-byte ring "
+       f"buffer and its output buffers ({bound}; {before} before the signal)",
+       f"status {rc}", *lines[-3:])
 
     # A second SIGINT kills: the first one's drain blocks on a full pipe.
     p, t0, lines = start(["trace", "-e", "untag"], stdout=subprocess.PIPE)
-    time.sleep(1)		# the pipe is full: trace is blocked writing
+    blocked = wait_wchan(p.pid, "pipe_write")
+    ok(blocked, "trace blocks writing into a full pipe nobody reads (its wchan: pipe_write)")
     p.send_signal(signal.SIGINT)
     time.sleep(0.5)
     alive = p.poll() is None
@@ -145,10 +207,9 @@ def run(storm):
 
     # top and hist: the wait for the next report ends on SIGINT.
     for cmd in (["top", "-i", "60"], ["hist", "-i", "60"]):
-        rc, took, lines, runs = best(lambda: interrupt(cmd, 0.5), LIMIT)
-        ok(rc == 0 and 0 < took <= LIMIT,
-           f"{cmd[0]} -i 60: SIGINT ends it in {took:.3f} s with status 0 (<= {LIMIT}; attempts: {runs})",
-           f"status {rc}", *lines[-3:])
+        good, took, lines, runs = attempts(lambda: interrupt(cmd, 0.5), LIMIT)
+        ok(good, f"{cmd[0]} -i 60: SIGINT ends it with status 0 within {LIMIT} s in "
+           f"{NEED} of {TRIES} attempts (s: {runs})", *lines[-3:])
     ok(storm.poll() is None, "the storm ran throughout")
 
 

@@ -19,7 +19,7 @@ done
 for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done
-tap_guest --cpu lam --smp 2 -- tests/tool/stop-guest.py
+tap_guest --cpu lam --smp 2 --timeout 600 -- tests/tool/stop-guest.py
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
 tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh

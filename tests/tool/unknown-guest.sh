@@ -17,7 +17,8 @@ sed 's/^/# /' $d/top.err
 [ $rc = 0 ] && echo "ok - workload ran" || echo "not ok - workload ran: $rc"
 [ $src = 0 ] && echo "ok - top -A fallback --openmetrics exits 0 on SIGINT" ||
 	echo "not ok - top -A fallback --openmetrics exits 0 on SIGINT: $src"
-python3 - $d/top.json <<'PY'
+r=0
+python3 - $d/top.json <<'PY' || r=1
 import json, sys
 last = [json.loads(x) for x in open(sys.argv[1])][-1]
 src = last.get("sources", {})
@@ -29,4 +30,5 @@ print(("ok" if good else "not ok") +
 if not good:
     print("#   " + json.dumps(last)[:400])
 PY
-python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json
+python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json || r=1
+exit $r

@@ -29,6 +29,7 @@
 #include "ksyms.h"
 #include "names.h"
 #include "openmetrics.h"
+#include "out.h"
 #include "probe.h"
 #include "record.h"
 #include "stop.h"
@@ -716,6 +717,37 @@ static void check_json_str(const char *s, size_t maxlen, const char *want,
 	mem_free(&m);
 }
 
+/*
+ * A string far longer than a line: escaped in pieces, each escape and
+ * UTF-8 sequence whole wherever a piece ends.
+ */
+static void test_json_long(void)
+{
+	static const char unit[] = "ab\"\x01\xc3\xa9\xe2\x82\xac\\\xff" "cdefg";
+	static const char esc[] = "ab\\\"\\u0001\xc3\xa9\xe2\x82\xac\\\\\\ufffdcdefg";
+	size_t n = 700, i;
+	char *s = malloc(n * (sizeof(unit) - 1) + 1);
+	char *want = malloc(n * (sizeof(esc) - 1) + 3);
+	struct mem m;
+
+	if (!s || !want)
+		die("malloc");
+	s[0] = 0;
+	strcpy(want, "\"");
+	for (i = 0; i < n; i++) {
+		strcat(s, unit);
+		strcat(want, esc);
+	}
+	strcat(want, "\"");
+	json_str(mem_open(&m), s, strlen(s));
+	ok(!strcmp(mem_text(&m), want),
+	   "json_str: %zu bytes of mixed escapes and UTF-8, written in pieces, "
+	   "as one", strlen(s));
+	mem_free(&m);
+	free(s);
+	free(want);
+}
+
 static void test_json(void)
 {
 	static const char ctl[] = "\x01\x08\x0c\r\x1b\x1f";
@@ -1093,6 +1125,37 @@ static void test_record_decode(void)
 static const char *ksyms_resolve(void *ctx, __u64 addr, char *buf, size_t len)
 {
 	return ksyms_format(ctx, addr, buf, len);
+}
+
+/* As trace.c's resolver: its cached copy returned, buf left alone. */
+static const char *cached_resolve(void *ctx, __u64 addr, char *buf,
+				  size_t len)
+{
+	(void)ctx;
+	(void)addr;
+	memset(buf, 0x7f, len);	/* what an untouched stack might hold */
+	return "vfs_write+0x44";
+}
+
+/* The resolver's answer is the name, whether or not it filled buf. */
+static void test_record_cached_sym(void)
+{
+	struct tt_fmt cached = { .resolve = cached_resolve };
+	struct tt_record r = rec_untag();
+	struct mem m;
+	const char *t;
+
+	tt_record_json(mem_open(&m), &r, &cached);
+	t = mem_text(&m);
+	if (!ok(strstr(t, ",\"caller_sym\":\"vfs_write+0x44\","),
+		"tt_record_json: caller_sym is the name the resolver returned"))
+		tap_quote("got:", t);
+	mem_free(&m);
+	tt_record_text(mem_open(&m), &r, &cached);
+	t = mem_text(&m);
+	ok(strstr(t, " vfs_write+0x44 "),
+	   "tt_record_text: the caller is the name the resolver returned");
+	mem_free(&m);
 }
 
 static void test_record_json(struct ksyms *ks)
@@ -1803,11 +1866,9 @@ static void test_hist_sub(void)
 	h.slots[0] = 5;
 	h.slots[3] = 7;
 	h.slots[31] = 2;
-	h.count = 14;
 	h.sum = 100;
 	old.slots[0] = 2;
 	old.slots[3] = 7;
-	old.count = 9;
 	old.sum = 40;
 	tt_hist_sub(&h, &old);
 	is_uint(h.slots[0], 3, "hist_sub: slot 0 5 - 2");
@@ -1817,7 +1878,6 @@ static void test_hist_sub(void)
 		if (i != 0 && i != 3 && i != 31 && h.slots[i])
 			rest++;
 	is_int(rest, 0, "hist_sub: other slots stay 0");
-	is_uint(h.count, 5, "hist_sub: count 14 - 9");
 	is_uint(h.sum, 60, "hist_sub: sum 100 - 40");
 	is_uint(old.slots[0], 2, "hist_sub leaves old alone");
 }
@@ -1831,7 +1891,6 @@ static void test_hist_json(void)
 
 	h.slots[1] = 3;
 	h.slots[4] = 1;
-	h.count = 4;
 	h.sum = 30;
 	tt_hist_json(mem_open(&m), &key, &h, "ns");
 	is_str(mem_text(&m),
@@ -1846,7 +1905,6 @@ static void test_hist_json(void)
 	memset(&h, 0, sizeof(h));
 	h.slots[0] = 2;
 	h.slots[TT_HIST_SLOTS - 1] = 1;
-	h.count = 3;
 	h.sum = 3000000001ULL;
 	key.prev_mode = TT_MODE_NONE;
 	key.next_mode = TT_MODE_NONE;
@@ -1864,7 +1922,6 @@ static void test_hist_json(void)
 	/* Torn read: a slot counted, h->count not yet: count the slots. */
 	memset(&h, 0, sizeof(h));
 	h.slots[1] = 2;
-	h.count = 1;
 	h.sum = 6;
 	tt_hist_json(mem_open(&m), &key, &h, "ns");
 	is_str(mem_text(&m),
@@ -1896,7 +1953,6 @@ static void test_hist_text(void)
 	h.slots[2] = 10;
 	h.slots[3] = 5;
 	h.slots[5] = 1;
-	h.count = 16;
 	h.sum = 200;
 	tt_hist_text(mem_open(&m), &key, &h, "us");
 	t = mem_text(&m);
@@ -1922,7 +1978,6 @@ static void test_hist_text(void)
 	memset(&h, 0, sizeof(h));
 	h.slots[0] = 1;
 	h.slots[1] = 3;
-	h.count = 4;
 	h.sum = 7;
 	key.prev_mode = TT_MODE_NONE;
 	key.next_mode = TT_MODE_UAI;
@@ -1954,7 +2009,6 @@ static void hist_entry(struct tt_hist_set *set, int mode_from, int mode_to,
 	e->key.prev_mode = mode_from;
 	e->key.next_mode = mode_to;
 	e->hist.slots[slot] = n;
-	e->hist.count = n;
 	e->hist.sum = sum;
 }
 
@@ -1963,7 +2017,7 @@ static void test_hist_report(void)
 	static struct tt_hist_set prev, cur;
 	struct tt_hist_report rep = { .unit = "ns", .ts_ns = 7000000000ULL,
 				      .when = 3723, .interval_s = 1.5,
-				      .uncounted = 2 };
+				      .uncounted = 2, .src = TT_SRC_FENTRY };
 	struct mem m;
 
 	setenv("TZ", "UTC", 1);
@@ -1972,13 +2026,12 @@ static void test_hist_report(void)
 	hist_entry(&prev, TT_MODE_LAM_U57, TT_MODE_NONE, 2, 5, 25);
 	cur = prev;
 	cur.e[1].hist.slots[2] += 2;	/* lam_u57 -> none: 2 more */
-	cur.e[1].hist.count += 2;
 	cur.e[1].hist.sum += 11;
 	hist_entry(&cur, TT_MODE_UAI, TT_MODE_NONE, 0, 1, 1);	/* new */
 
 	tt_hist_report(mem_open(&m), &rep, &cur, &prev);
 	is_str(mem_text(&m),
-	       "\n01:02:03\n"
+	       "\n01:02:03  timed by fentry/fexit (times include the BPF trampoline)\n"
 	       "switch_mm lam_u57 -> none: 2 switches, mean 5.5 ns\n"
 	       "                      ns : count      distribution\n"
 	       "                  4 -> 7 : 2          "
@@ -1994,6 +2047,7 @@ static void test_hist_report(void)
 	tt_hist_report(mem_open(&m), &rep, &cur, &prev);
 	is_str(mem_text(&m),
 	       "{\"ts_ns\":7000000000,\"interval_s\":1.500,\"uncounted\":2,"
+	       "\"source\":\"fentry/switch_mm_irqs_off\","
 	       "\"histograms\":[{\"prev_mode\":\"lam_u57\",\"next_mode\":\"none\","
 	       "\"same_mm\":false,\"unit\":\"ns\",\"count\":2,\"sum\":11,"
 	       "\"mean\":5.500,\"buckets\":[{\"low\":4,\"high\":7,\"count\":2}]},"
@@ -2006,13 +2060,24 @@ static void test_hist_report(void)
 	tt_hist_report(mem_open(&m), &rep, &prev, &prev);
 	is_str(mem_text(&m),
 	       "{\"ts_ns\":7000000000,\"interval_s\":1.500,\"uncounted\":2,"
+	       "\"source\":\"fentry/switch_mm_irqs_off\","
 	       "\"histograms\":[]}\n",
 	       "tt_hist_report --json: a quiet interval, no histograms");
 	mem_free(&m);
 	rep.json = false;
 	tt_hist_report(mem_open(&m), &rep, &prev, &prev);
-	is_str(mem_text(&m), "\n01:02:03\nno context switches\n",
+	is_str(mem_text(&m), "\n01:02:03  timed by fentry/fexit (times include the BPF trampoline)\nno context switches\n",
 	       "tt_hist_report: a quiet interval says so");
+	mem_free(&m);
+	rep.src = TT_SRC_KPROBE;
+	tt_hist_report(mem_open(&m), &rep, &prev, &prev);
+	is_str(mem_text(&m), "\n01:02:03  timed by kprobe/kretprobe (times include the kretprobe trampoline)\nno context switches\n",
+	       "tt_hist_report: names kprobes and what they add, in 80 columns");
+	mem_free(&m);
+	rep.json = true;
+	tt_hist_report(mem_open(&m), &rep, &prev, &prev);
+	ok(strstr(mem_text(&m), "\"source\":\"kprobe/switch_mm_irqs_off\""),
+	   "tt_hist_report --json: names kprobes");
 	mem_free(&m);
 }
 
@@ -2090,25 +2155,32 @@ static void test_stop_waits(void)
 	ok(tt_stop_due(&st), "tt_stop_request: due");
 	t0 = tt_now_ns();
 	ret = tt_stop_wait(&st, fds[0], t0 + 5000000000ULL);
-	ok(ret == 0 && since(t0) < 0.1,
-	   "tt_stop_wait: a stop wins over a readable fd, at once (%d)", ret);
+	t = since(t0);
+	/* "At once" against the 5 s until: under ASAN on a loaded host a
+	 * return can take a good part of 100 ms, never seconds. */
+	ok(ret == 0 && t < 1,
+	   "tt_stop_wait: a stop wins over a readable fd, at once (%d after %.3f s)",
+	   ret, t);
 	close(fds[0]);
 	close(fds[1]);
 	tt_stop_close(&st);
 }
 
 /*
- * In a child: catch signals, wait up to 5 s while another process sends
- * SIGINT after 100 ms, report how long the wait took; then a second
- * SIGINT must kill it.
+ * In a child: catch signals, say so through a pipe, wait up to 5 s; the
+ * parent sends SIGINT 100 ms after the child is ready (not 100 ms after
+ * the fork, which under ASAN can come before the handler is in place),
+ * and the child reports how long the wait took; then a second SIGINT
+ * must kill it.
  */
 static void test_stop_signals(void)
 {
-	int fds[2], status;
+	int fds[2], ready[2], status;
 	double t = -1;
-	pid_t child, sender;
+	pid_t child;
+	char c = 0;
 
-	if (pipe(fds))
+	if (pipe(fds) || pipe(ready))
 		die("pipe");
 	child = fork();
 	if (child == 0) {
@@ -2116,10 +2188,12 @@ static void test_stop_signals(void)
 		__u64 t0;
 
 		close(fds[0]);
+		close(ready[0]);
 		alarm(5);	/* a child that would not die: SIGALRM */
 		if (tt_stop_open(&st) || tt_stop_catch_signals(&st))
 			_exit(3);
 		t0 = tt_now_ns();
+		(void)!write(ready[1], "r", 1);
 		tt_stop_wait(&st, -1, t0 + 5000000000ULL);
 		t = since(t0);
 		if (!tt_stop_due(&st))
@@ -2131,16 +2205,15 @@ static void test_stop_signals(void)
 		_exit(4);
 	}
 	close(fds[1]);
-	sender = fork();
-	if (sender == 0) {
+	close(ready[1]);
+	if (read(ready[0], &c, 1) == 1) {
 		usleep(100000);
 		kill(child, SIGINT);
-		_exit(0);
 	}
+	close(ready[0]);
 	if (read(fds[0], &t, sizeof(t)) != sizeof(t))
 		t = -3;
 	close(fds[0]);
-	waitpid(sender, NULL, 0);
 	waitpid(child, &status, 0);
 	ok(t >= 0.09 && t < 1,
 	   "tt_stop: SIGINT ends a 5 s wait when it comes (%.3f s)", t);
@@ -2448,7 +2521,6 @@ static void om_fixture(struct tt_snapshot *s, struct tt_hist_entry *h)
 	h->hist.slots[3] = 2;
 	h->hist.slots[10] = 4;
 	h->hist.slots[TT_HIST_SLOTS - 1] = 1;
-	h->hist.count = 8;
 	h->hist.sum = 2147489000ULL;
 }
 
@@ -2743,9 +2815,10 @@ static double om_value(const char *text, const char *prefix)
 }
 
 /*
- * BPF adds to a slot, then the count, then the sum: a read between them
- * sees a slot one ahead of the count. The exposition must stay valid:
- * cumulative buckets ending in +Inf equal to _count.
+ * BPF adds to a slot, then the sum: a read between them sees the slots
+ * ahead of the sum, and any count kept apart could lag them. The
+ * exposition must stay valid: cumulative buckets ending in +Inf equal to
+ * _count, the sum of the slots.
  */
 static void test_openmetrics_torn(void)
 {
@@ -2757,7 +2830,7 @@ static void test_openmetrics_torn(void)
 	om_fixture(&s, &h);
 	h.hist.slots[TT_HIST_SLOTS - 2] = 1;	/* counted in a slot only */
 	h.hist.slots[TT_HIST_SLOTS - 1] = 2;
-	h.hist.count = 8;			/* 1 + 2 + 4 + 1 + 2 = 10 */
+	/* 1 + 2 + 4 + 1 + 2 = 10 */
 	t = om_text(&s, &h, 1, 0);
 	last = om_value(t, "tagtrace_switch_mm_seconds_bucket{prev_mode=\"none\","
 			"next_mode=\"lam_u57\",same_mm=\"0\",le=\"2.147483647\"}");
@@ -2853,6 +2926,17 @@ static void test_sysnames(void)
 	       "a number past the table is named by its number");
 }
 
+/* A process into a tag report, as tags adds a new row of its snapshot. */
+static void tag_add(struct tt_tagreport *r, const struct tt_proc_key *k,
+		    const struct tt_proc *p, const struct tt_tags *t)
+{
+	struct tt_snapshot s = { 0 };
+
+	if (tt_snapshot_add(&s, k, p) || tt_tagreport_add(r, &s.rows[0], t))
+		die("tag_add");
+	tt_snapshot_free(&s);
+}
+
 /* A process with untags of tags 1 and 63, faults untagged and of tag 1. */
 static void tag_fixture(struct tt_tagreport *r)
 {
@@ -2871,8 +2955,8 @@ static void tag_fixture(struct tt_tagreport *r)
 	t.untag[63] = 2;
 	t.fault[0] = 3;
 	t.fault[1] = 1;
-	tt_tagreport_add(r, &k2, &q, NULL);
-	tt_tagreport_add(r, &k1, &p, &t);
+	tag_add(r, &k2, &q, NULL);
+	tag_add(r, &k1, &p, &t);
 	tt_tagreport_add_sys(r, &s2, 1);
 	tt_tagreport_add_sys(r, &s1, 3);
 	tt_tagreport_add_sys(r, &s3, 1);
@@ -2896,10 +2980,6 @@ static void test_tagfmt(void)
 	is_int(tt_tags_distinct(&r.rows[0].tags), 2,
 	       "distinct tags: 1 and 63, tag 0 is not one");
 	is_uint(tt_tags_total(r.rows[0].tags.untag), 5, "untag total");
-	ok(tt_tags_untagged_share(&r.rows[0].tags) == 3.0 / 9,
-	   "untagged share: 3 untagged faults of 9 pointers");
-	ok(tt_tags_untagged_share(&r.rows[1].tags) == 0,
-	   "untagged share of nothing: 0");
 
 	tt_tags_json(mem_open(&m), &r, src_all, 7, 1, 2);
 	t = mem_text(&m);
@@ -2910,7 +2990,7 @@ static void test_tagfmt(void)
 	       "\"processes\":["
 	       "{\"pid\":10,\"start_ns\":5,\"comm\":\"hw\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,\"exited\":false,\"untags\":5,\"faults\":4,"
-	       "\"tagged_faults\":1,\"distinct_tags\":2,\"untagged_share\":0.333,"
+	       "\"tagged_faults\":1,\"distinct_tags\":2,"
 	       "\"untag_tags\":[0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
 	       "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
 	       "0,0,0,0,0,0,2],"
@@ -2922,7 +3002,7 @@ static void test_tagfmt(void)
 	       "{\"nr\":63,\"name\":\"uname\",\"untags\":1}]},"
 	       "{\"pid\":11,\"start_ns\":6,\"comm\":\"idle\",\"mode\":\"uai\","
 	       "\"tag_bits\":6,\"exited\":false,\"untags\":0,\"faults\":0,"
-	       "\"tagged_faults\":0,\"distinct_tags\":0,\"untagged_share\":0.000,"
+	       "\"tagged_faults\":0,\"distinct_tags\":0,"
 	       "\"untag_tags\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
 	       "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
 	       "0,0,0,0,0,0,0],"
@@ -2936,12 +3016,12 @@ static void test_tagfmt(void)
 	t = mem_text(&m);
 	is_str(t,
 	       "PID 10 hw  lam_u57 6 bits\n"
-	       "  5 untags, 4 faults (1 with a tag); 2 distinct tags; untagged 3 of 9 (33.3%)\n"
+	       "  5 untags, 4 faults (1 with a tag); 2 distinct tags\n"
 	       "  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n"
 	       "    0      0     3     1      3     1    63      2     0\n"
 	       "  untags by system call: write 3, none 1, uname 1\n"
 	       "PID 11 idle  uai 6 bits\n"
-	       "  0 untags, 0 faults (0 with a tag); 0 distinct tags; untagged 0 of 0 (0.0%)\n",
+	       "  0 untags, 0 faults (0 with a tag); 0 distinct tags\n",
 	       "tt_tags_text: exact");
 	mem_free(&m);
 
@@ -2956,7 +3036,7 @@ static void test_tagfmt(void)
 	t = mem_text(&m);
 	is_str(t,
 	       "PID 10 hw  lam_u57 6 bits\n"
-	       "  - untags, 4 faults (1 with a tag); 2 distinct tags; untagged 3 of 9 (33.3%)\n"
+	       "  - untags, 4 faults (1 with a tag); 2 distinct tags\n"
 	       "  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n"
 	       "    0      -     3     1      -     1    63      -     0\n"
 	       "(1 more)\n",
@@ -2985,7 +3065,7 @@ static void test_tagreport_many(void)
 	for (i = 2000; i > 0; i--) {
 		k.tgid = i % 700;
 		k.start_ns = i;
-		tt_tagreport_add(&r, &k, &p, NULL);
+		tag_add(&r, &k, &p, NULL);
 	}
 	for (i = 1; i <= 2000; i++) {
 		sk.proc.tgid = i % 700;
@@ -2998,7 +3078,7 @@ static void test_tagreport_many(void)
 	tt_tagreport_add_sys(&r, &sk, 1);
 	k.tgid = 9999;		/* added after system calls were */
 	k.start_ns = 1;
-	tt_tagreport_add(&r, &k, &p, NULL);
+	tag_add(&r, &k, &p, NULL);
 	sk.proc = k;
 	tt_tagreport_add_sys(&r, &sk, 42);
 	tt_tagreport_sort(&r);
@@ -3014,6 +3094,38 @@ static void test_tagreport_many(void)
 	is_uint(bad, 0, "tagreport: each process's system calls its own, "
 		"PIDs reused, rows added in any order");
 	tt_tagreport_free(&r);
+}
+
+/*
+ * A long run: the busiest process of the interval comes first, not the
+ * one with most events since the start, which may have long been idle.
+ */
+static void test_tagreport_interval(void)
+{
+	struct tt_snapshot prev = { 0 }, cur = { 0 };
+	struct tt_tagreport r = { 0 };
+	struct tt_tags t = { 0 };
+	size_t i;
+
+	add_key(&prev, 10, 1, proc("old", TT_MODE_LAM_U57, 6, 1, 5000, 0, 900, 0), false);
+	add_key(&prev, 11, 2, proc("steady", TT_MODE_LAM_U57, 6, 1, 100, 0, 10, 0), false);
+	add_key(&cur, 10, 1, proc("old", TT_MODE_LAM_U57, 6, 1, 5000, 0, 900, 0), false);
+	add_key(&cur, 11, 2, proc("steady", TT_MODE_LAM_U57, 6, 1, 130, 0, 10, 0), false);
+	add_key(&cur, 12, 3, proc("new", TT_MODE_LAM_U57, 6, 1, 40, 0, 2, 0), false);
+	tt_snapshot_diff(&cur, &prev);
+	for (i = 0; i < cur.nr; i++)
+		if (tt_tagreport_add(&r, &cur.rows[i], &t))
+			die("tt_tagreport_add");
+	tt_tagreport_sort(&r);
+	ok(r.nr == 3 && r.rows[0].pid == 12 && r.rows[1].pid == 11 &&
+	   r.rows[2].pid == 10,
+	   "tagreport: busiest in the interval first (42, 30, then 0 events)");
+	ok(r.nr == 3 && r.rows[0].active == 42 && r.rows[1].active == 30 &&
+	   r.rows[2].active == 0 && r.rows[2].untags == 5000,
+	   "tagreport: interval activity from the snapshot's deltas, totals kept");
+	tt_tagreport_free(&r);
+	tt_snapshot_free(&prev);
+	tt_snapshot_free(&cur);
 }
 
 static void test_openmetrics_tag_values(void)
@@ -3045,6 +3157,171 @@ static void test_openmetrics_tag_values(void)
 	tt_tagreport_free(&r);
 }
 
+/* ---- terminal safety: a comm of control bytes in every text report ------ */
+
+/* An OSC setting the window title, BEL, a CSI colour, a C1 CSI byte. */
+static const char evil_comm[TT_COMM_LEN] = "\033]2;own\a\033[31m\233x";
+static const char evil_text[] = "?]2;own??[31m?x";
+
+static bool has_control(const char *t)
+{
+	for (; *t; t++)
+		if (*t != '\n' && ((unsigned char)*t < 0x20 ||
+				   (unsigned char)*t >= 0x7f))
+			return true;
+	return false;
+}
+
+static void test_terminal_safety(void)
+{
+	struct tt_record r = rec(TT_EV_GP, evil_comm);
+	struct tt_snapshot s = { 0 };
+	struct tt_tagreport tr = { 0 };
+	struct tt_proc p = proc(evil_comm, TT_MODE_UAI, 6, 1, 0, 0, 0, 0);
+	struct tt_proc_key k = { .tgid = 5 };
+	struct tt_fmt fmt = { 0 };
+	char buf[TT_COMM_LEN], full[TT_COMM_LEN + 1];
+	struct mem m;
+	const char *t;
+
+	is_str(tt_comm_text(evil_comm, buf), evil_text,
+	       "tt_comm_text: each byte outside printable ASCII is ?");
+	is_str(tt_comm_text("plain name-1.2_", buf), "plain name-1.2_",
+	       "tt_comm_text: printable ASCII kept, 15 bytes");
+	memset(full, 'a', TT_COMM_LEN);
+	full[TT_COMM_LEN] = 0;
+	is_int(strlen(tt_comm_text(full, buf)), TT_COMM_LEN - 1,
+	       "tt_comm_text: at most 15 bytes and a NUL");
+
+	tt_record_text(mem_open(&m), &r, &fmt);
+	t = mem_text(&m);
+	ok(strstr(t, evil_text) && !has_control(t),
+	   "tt_record_text: no control byte of comm reaches the terminal");
+	mem_free(&m);
+
+	add(&s, 5, p);
+	tt_table_text(mem_open(&m), &s, src_all, 20);
+	t = mem_text(&m);
+	ok(strstr(t, evil_text) && !has_control(t),
+	   "tt_table_text: no control byte of comm reaches the terminal");
+	mem_free(&m);
+	tt_snapshot_free(&s);
+
+	tag_add(&tr, &k, &p, NULL);
+	tt_tags_text(mem_open(&m), &tr, src_all, 20);
+	t = mem_text(&m);
+	ok(strstr(t, evil_text) && !has_control(t),
+	   "tt_tags_text: no control byte of comm reaches the terminal");
+	mem_free(&m);
+	tt_tagreport_free(&tr);
+
+	tt_record_json(mem_open(&m), &r, &fmt);
+	t = mem_text(&m);
+	ok(!has_control(t) && strstr(t, "\"comm\":\"\\u001b]2;own\\u0007\\u001b[31m\\ufffdx\""),
+	   "tt_record_json: comm's control bytes escaped, as JSON says");
+	mem_free(&m);
+}
+
+/* What BPF did not count, by cause, in a report's header. */
+static void test_uncounted_text(void)
+{
+	static const struct {
+		__u64 full, busy, missed;
+		const char *want;
+	} cases[] = {
+		{ 0, 0, 0, "" },
+		{ 3, 0, 0, "  3 events uncounted (3 process map full)" },
+		{ 0, 2, 0, "  2 events uncounted (2 map busy)" },
+		{ 0, 0, 4, "  4 events uncounted (4 runs missed)" },
+		{ 1, 2, 3, "  6 events uncounted (1 process map full, 2 map busy, 3 runs missed)" },
+	};
+	struct mem m;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		tt_uncounted_text(mem_open(&m), "process map full",
+				  cases[i].full, cases[i].busy,
+				  cases[i].missed);
+		is_str(mem_text(&m), cases[i].want,
+		       "tt_uncounted_text: full %llu, busy %llu, missed %llu",
+		       (unsigned long long)cases[i].full,
+		       (unsigned long long)cases[i].busy,
+		       (unsigned long long)cases[i].missed);
+		mem_free(&m);
+	}
+}
+
+/* ---- out.c -------------------------------------------------------------- */
+
+/* tt_out_flush() on f, its stderr captured into err. */
+static int out_flush_captured(FILE *f, char *err, size_t len)
+{
+	static char out[256];
+	struct capture c;
+	int ret;
+
+	capture_begin(&c);
+	ret = tt_out_flush(f);
+	capture_end(&c, out, err, len);
+	return ret;
+}
+
+static void test_out(void)
+{
+	static char big[64 * 1024], err[512];
+	void (*old)(int);
+	struct mem m;
+	FILE *f;
+	int p[2];
+
+	memset(big, 'x', sizeof(big));
+	mem_open(&m);
+	fputs("a report\n", m.f);
+	is_int(out_flush_captured(m.f, err, sizeof(err)), 0,
+	       "tt_out_flush: a written report is 0");
+	is_str(err, "", "tt_out_flush: and says nothing");
+	mem_text(&m);
+	mem_free(&m);
+
+	/* A full disk, as /dev/full is: the report is lost, so exit 1. */
+	f = fopen("/dev/full", "w");
+	if (!f)
+		die("/dev/full");
+	fputs("a report\n", f);
+	is_int(out_flush_captured(f, err, sizeof(err)), -ENOSPC,
+	       "tt_out_flush: a full disk is -ENOSPC");
+	is_str(err, "tagtrace: cannot write the output: No space left on device\n",
+	       "tt_out_flush: said in one line");
+	fclose(f);
+
+	/* A write past the buffer failed already; the flush has nothing left. */
+	f = fopen("/dev/full", "w");
+	if (!f)
+		die("/dev/full");
+	fwrite(big, 1, sizeof(big), f);
+	is_int(out_flush_captured(f, err, sizeof(err)), -ENOSPC,
+	       "tt_out_flush: a write that failed before the flush is seen");
+	fclose(f);
+
+	/* The reader went away (`| head -1`): a normal end, said nowhere. */
+	old = signal(SIGPIPE, SIG_IGN);
+	if (pipe(p))
+		die("pipe");
+	close(p[0]);
+	f = fdopen(p[1], "w");
+	if (!f)
+		die("fdopen");
+	fputs("a report\n", f);
+	is_int(out_flush_captured(f, err, sizeof(err)), TT_OUT_CLOSED,
+	       "tt_out_flush: EPIPE is TT_OUT_CLOSED");
+	is_str(err, "", "tt_out_flush: a closed pipe is not an error");
+	fwrite(big, 1, sizeof(big), f);
+	is_int(out_flush_captured(f, err, sizeof(err)), TT_OUT_CLOSED,
+	       "tt_out_flush: EPIPE from a write before the flush too");
+	fclose(f);
+	signal(SIGPIPE, old);
+}
+
 int main(void)
 {
 	test_cli_defaults();
@@ -3057,6 +3334,7 @@ int main(void)
 	test_names();
 	test_parse_events();
 	test_json();
+	test_json_long();
 	test_json_utf8();
 	test_ksyms();
 	test_ksyms_has();
@@ -3070,6 +3348,11 @@ int main(void)
 	test_btf_strings();
 	test_tagfmt();
 	test_tagreport_many();
+	test_tagreport_interval();
 	test_openmetrics_tag_values();
+	test_out();
+	test_uncounted_text();
+	test_record_cached_sym();
+	test_terminal_safety();
 	return tap_done();
 }

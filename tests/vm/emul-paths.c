@@ -943,5 +943,5 @@ int main(int argc, char **argv)
 	test_overrides();
 	test_watchpoint();
 	test_tagged_dr0();
-	return tap_failed;
+	return tap_end();
 }

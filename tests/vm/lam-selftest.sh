@@ -23,6 +23,8 @@ while IFS= read -r line; do
 			failed=1
 		fi
 		echo "$line" ;;
+	# Its plan goes through as it is: the host binds it (tests/lib/tap.sh).
+	1..*) echo "$line" ;;
 	*) echo "# lam: $line" ;;
 	esac
 done <<EOF2

@@ -5,8 +5,9 @@
 # What a splat starts with: WARN (cut here / WARNING:), BUG (BUG:, kernel
 # BUG at, which KASAN, KFENCE and sleeping-in-atomic reports use too),
 # lockdep (WARNING: possible ..., INFO: possible ...), oopses, a kernel #GP,
-# UBSAN and hung tasks.
-splat_re='-+\[ cut here \]-+|WARNING:|BUG:|kernel BUG at|Oops|general protection fault|UBSAN:|INFO: possible|INFO: task .* blocked'
+# UBSAN, hung tasks and RCU stalls ("rcu: INFO: rcu_preempt detected
+# stalls on CPUs/tasks:", "... self-detected stall on CPU").
+splat_re='-+\[ cut here \]-+|WARNING:|BUG:|kernel BUG at|Oops|general protection fault|UBSAN:|INFO: possible|INFO: task .* blocked|INFO: rcu_[a-z_]+ (self-)?detected stall'
 # A user process's own fault, which the kernel logs when no handler takes
 # the signal ("traps: prog[38] general protection fault ip:... sp:..."), is
 # not a kernel splat.

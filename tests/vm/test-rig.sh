@@ -74,6 +74,9 @@ yes|Oops: general protection fault, probably for non-canonical address 0xdead000
 yes|kernel BUG at mm/mmap.c:123!
 yes|UBSAN: shift-out-of-bounds in arch/x86/mm/tlb.c:100:2
 yes|INFO: task kworker/0:1:12 blocked for more than 120 seconds.
+yes|[   61.234567] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:
+yes|rcu: INFO: rcu_sched self-detected stall on CPU
+no|rcu: Hierarchical SRCU implementation.
 no|traps: tagged-deref[45] general protection fault ip:401136 sp:7ffc5a0e7c40 error:0 in tagged-deref[401000+1000]
 no|traps: tagged-deref[46] stack segment ip:401136 sp:7ffc5a0e7c40 error:0 in tagged-deref[401000+1000]
 no|prog[51]: segfault at 0 ip 0000000000401136 sp 00007ffe5a0e7c40 error 4 in prog[401000+1000]

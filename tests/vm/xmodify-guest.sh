@@ -13,13 +13,18 @@
 # switches: TTWU_QUEUE, WAKEUP_PREEMPTION, NEXT_BUDDY). A vCPU that keeps
 # a translation of bytes text_poke_bp() has since replaced runs an INT3
 # nobody claims, and the rig reports the guest's "Oops: int3" (exit 250).
-# QEMU 7.2 without tests/vm/qemu/0010 did so in most runs: see the README.
-# Prints one TAP line.
+# QEMU 7.2 without tests/vm/qemu/0013 did so in most runs: see the README.
+# Prints TAP: every write to sched/features and to the event's enable
+# succeeded, the storms fired untag events while it was on, each
+# sleeper switched in and out, and every storm and sleeper lived to the
+# end; exits non-zero on a failure (tests/lib/guest-tap.sh).
+. tests/lib/guest-tap.sh
 secs=${1:?usage: xmodify-guest.sh SECONDS}
 T=/sys/kernel/tracing
 D=/sys/kernel/debug
 [ -d $T/events ] || mount -t tracefs tracefs $T || exit 1
 [ -d $D/sched ] || mount -t debugfs debugfs $D || exit 1
+yes_no() { if [ "$1" = 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi; }
 ncpu=$(nproc)
 [ "$ncpu" -ge 2 ] || { echo "not ok - xmodify needs --smp 2 or more"; exit 1; }
 
@@ -33,16 +38,28 @@ E=$T/events/tagged_addr/tagged_addr_untag/enable
 # The event writes into a ring buffer nobody reads: keep it small.
 echo 64 > $T/buffer_size_kb
 
-pids=
+echo > $T/trace
+pids= sleepers=
 cpu=1
 while [ $cpu -lt "$ncpu" ]; do
 	taskset -c $cpu build/vm/storm 1000000000 > /dev/null &
 	pids="$pids $!"
 	# A second task on the CPU, so that it also sleeps, wakes and switches.
 	taskset -c $cpu sh -c 'while :; do sleep 0.001; done' &
-	pids="$pids $!"
+	pids="$pids $!" sleepers="$sleepers $!"
 	cpu=$((cpu + 1))
 done
+
+# put VALUE FILE: write, counting the writes and the failed ones.
+put()
+{
+	if echo "$1" > "$2"; then
+		writes=$((writes + 1))
+	else
+		failed=$((failed + 1))
+		[ $failed -le 3 ] && echo "# writing $1 to $2 failed"
+	fi
+}
 
 # flip N: N rounds of switching each feature off and on again.
 flip()
@@ -50,24 +67,47 @@ flip()
 	local n=0
 	while [ $n -lt "$1" ]; do
 		for f in $feats; do
-			echo "NO_$f" > $F
-			echo "$f" > $F
-			flips=$((flips + 2))
+			put "NO_$f" $F
+			put "$f" $F
 		done
 		n=$((n + 1))
 	done
 }
 
+# switches PID: the voluntary and involuntary context switches of PID.
+switches()
+{
+	awk '/ctxt_switches/ { n += $2 } END { print n + 0 }' /proc/$1/status 2> /dev/null
+}
+
 t0=$(date +%s)
-flips=0 events=0
+writes=0 failed=0 rounds=0
 while [ $(($(date +%s) - t0)) -lt "$secs" ]; do
-	echo 1 > $E; flip 50
-	echo 0 > $E; flip 50
-	events=$((events + 2))
+	put 1 $E; flip 50
+	put 0 $E; flip 50
+	rounds=$((rounds + 1))
 done
-echo 0 > $E
+put 0 $E
+# Every untag event written, kept or overwritten in the small buffer.
+fired=$(cat $T/per_cpu/cpu*/stats | awk '/^(entries|overrun):/ { n += $2 } END { print n + 0 }')
+dead=
+for p in $pids; do
+	kill -0 $p 2> /dev/null || dead="$dead $p"
+done
+low=
+for p in $sleepers; do
+	[ "$(switches $p)" -ge 100 ] || low="$low $p:$(switches $p)"
+done
 # shellcheck disable=SC2086
 kill $pids
 wait 2> /dev/null
-echo "ok - $flips sched feature and $events event switches in $secs s" \
-	"with $((ncpu - 1)) CPUs running through the sites"
+[ $failed = 0 ] && [ $writes -gt 0 ]
+yes_no $? "$writes writes to sched/features and the event's enable, $failed failed"
+[ $rounds -ge 1 ]
+yes_no $? "$rounds rounds of 300 sched feature flips and 2 event switches in $secs s"
+[ "$fired" -gt 0 ]
+yes_no $? "the storms fired untag events while the event was on ($fired)"
+[ -z "$low" ]
+yes_no $? "each sleeper switched at least 100 times${low:+ (not:$low)}"
+[ -z "$dead" ]
+yes_no $? "$((ncpu - 1)) storms and sleepers ran through the sites to the end${dead:+ (ended early:$dead)}"

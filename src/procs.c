@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-process counter map as top and tags read it. BPF keys it by pid
+ * and start time, so a reused pid is a new row. A process that has exited
+ * stays listed until it has been idle for TT_PRUNE_AFTER reports, then
+ * leaves every per-process map so that a long run does not fill them.
+ */
+#include <errno.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "procs.h"
+
+/*
+ * Is pid the process that started at start_ns (boot time, BPF's key)?
+ * /proc/PID/stat's 22nd field is that start in clock ticks. Unreadable
+ * for another reason than its absence: taken to be.
+ */
+static bool started_at(__u32 pid, __u64 start_ns)
+{
+	static long tick_ns;
+	unsigned long long ticks;
+	char path[32], buf[512], *p;
+	size_t n;
+	FILE *f;
+	int i;
+
+	if (!tick_ns)
+		tick_ns = 1000000000L / sysconf(_SC_CLK_TCK);
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return errno != ENOENT && errno != ESRCH;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* comm, field 2, may hold spaces and parentheses: after the last ')'. */
+	p = strrchr(buf, ')');
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", &ticks) != 1)
+		return true;
+	return ticks == start_ns / tick_ns;
+}
+
+/*
+ * BPF marks a process whose last thread exited. One it never saw exit (it
+ * exited while the programs were being attached) is gone when /proc has
+ * no process of its PID that started when it did: a PID in use since is
+ * another process's. In a PID namespace of its own, tagtrace's /proc has
+ * other numbers than BPF's (the initial namespace's): BPF's mark alone.
+ */
+static bool process_gone(const struct tt_session *s, const struct tt_row *r)
+{
+	if (r->gone)
+		return true;
+	if (s->own_pidns)
+		return false;
+	return !started_at(r->pid, r->start_ns);
+}
+
+#define BATCH 1024	/* entries a read; a hash bucket holds fewer */
+
+/*
+ * The counter map, BATCH entries a system call (BPF_MAP_LOOKUP_BATCH,
+ * Linux 5.6). -EINVAL or -ENOTSUPP (524) on the first call: the kernel
+ * has no batch reads for hash maps.
+ */
+static int read_batch(int fd, struct tt_snapshot *cur)
+{
+	static struct tt_proc_key keys[BATCH];
+	static struct tt_proc vals[BATCH];
+	struct tt_proc_key token;	/* a bucket index; key-sized to be safe */
+	void *in = NULL;
+	__u32 n, i;
+	int err;
+
+	do {
+		n = BATCH;
+		err = bpf_map_lookup_batch(fd, in, &token, keys, vals, &n,
+					   NULL);
+		if (err && errno != ENOENT)
+			return -errno;
+		for (i = 0; i < n; i++)
+			if (tt_snapshot_add(cur, &keys[i], &vals[i]))
+				return -ENOMEM;
+		in = &token;
+	} while (!err);
+	return 0;
+}
+
+/* The same, one key at a time, for kernels without batch reads. */
+static int read_iter(int fd, struct tt_snapshot *cur)
+{
+	struct tt_proc_key key, next, *pkey = NULL;
+	struct tt_proc p;
+
+	while (!bpf_map_get_next_key(fd, pkey, &next)) {
+		key = next;
+		pkey = &key;
+		if (bpf_map_lookup_elem(fd, &key, &p))
+			continue;	/* pruned meanwhile */
+		if (tt_snapshot_add(cur, &key, &p))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int tt_procs_snapshot(const struct tt_session *s, struct tt_snapshot *cur,
+		      struct tt_snapshot *prev, bool verbose)
+{
+	static int batch = -1;	/* unknown yet */
+	int fd = tt_session_procs_fd(s), err;
+	size_t i;
+
+	tt_snapshot_clear(cur);
+	err = batch ? read_batch(fd, cur) : read_iter(fd, cur);
+	if (batch < 0) {
+		batch = err != -EINVAL && err != -524;
+		if (verbose)
+			fprintf(stderr, "tagtrace: reading counters %s\n",
+				batch ? "in batches" : "one key at a time");
+		if (!batch) {
+			tt_snapshot_clear(cur);
+			err = read_iter(fd, cur);
+		}
+	}
+	if (err)
+		return err;
+	tt_snapshot_diff(cur, prev);
+	for (i = 0; i < cur->nr; i++)
+		cur->rows[i].gone = process_gone(s, &cur->rows[i]);
+	return 0;
+}
+
+void tt_procs_prune(const struct tt_session *s, const struct tt_snapshot *cur)
+{
+	static struct tt_proc_key *keys;
+	static size_t cap;
+	size_t i, n = 0;
+
+	if (cur->nr > cap) {
+		struct tt_proc_key *k = realloc(keys, cur->nr * sizeof(*k));
+
+		if (!k)
+			return;		/* pruned at the next report */
+		keys = k;
+		cap = cur->nr;
+	}
+	for (i = 0; i < cur->nr; i++) {
+		const struct tt_row *r = &cur->rows[i];
+
+		if (r->gone && r->idle >= TT_PRUNE_AFTER) {
+			memset(&keys[n], 0, sizeof(keys[n]));	/* the pad too */
+			keys[n].tgid = r->pid;
+			keys[n++].start_ns = r->start_ns;
+		}
+	}
+	tt_session_forget(s, keys, n);
+}
