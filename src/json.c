@@ -169,15 +169,28 @@ void json_kuint(struct json *j, const char *key, unsigned long long v)
 }
 
 /* Addresses and masks: hex strings, since JSON numbers lose bits past 2^53. */
+void tt_line_json_hex(struct tt_line *l, unsigned long long v)
+{
+	tt_line_char(l, '"');
+	tt_line_hex(l, v);
+	tt_line_char(l, '"');
+}
+
+void tt_line_json_bool(struct tt_line *l, bool v)
+{
+	if (v)
+		tt_line_put(l, "true", 4);
+	else
+		tt_line_put(l, "false", 5);
+}
+
 void json_khex(struct json *j, const char *key, unsigned long long v)
 {
 	struct tt_line l;
 
 	json_key(j, key);
 	tt_line_init(&l);
-	tt_line_char(&l, '"');
-	tt_line_hex(&l, v);
-	tt_line_char(&l, '"');
+	tt_line_json_hex(&l, v);
 	fwrite(l.buf, 1, l.len, j->out);
 }
 
@@ -189,6 +202,10 @@ void json_kdouble(struct json *j, const char *key, double v)
 
 void json_kbool(struct json *j, const char *key, bool v)
 {
+	struct tt_line l;
+
 	json_key(j, key);
-	fputs(v ? "true" : "false", j->out);
+	tt_line_init(&l);
+	tt_line_json_bool(&l, v);
+	fwrite(l.buf, 1, l.len, j->out);
 }

@@ -25,6 +25,9 @@ struct tt_line;
  * do not fit is cut, so callers keep to short ones (names, comm).
  */
 void tt_line_json_str(struct tt_line *l, const char *s, size_t maxlen);
+/* Addresses and masks as hex strings; booleans. Appended to a line. */
+void tt_line_json_hex(struct tt_line *l, unsigned long long v);
+void tt_line_json_bool(struct tt_line *l, bool v);
 void json_kstr(struct json *j, const char *key, const char *s);
 void json_kint(struct json *j, const char *key, long long v);
 void json_kuint(struct json *j, const char *key, unsigned long long v);

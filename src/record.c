@@ -181,12 +181,9 @@ void tt_record_text(FILE *out, const struct tt_record *r,
 	tt_line_s64(l, v);						\
 } while (0)
 
-/* Addresses and masks: hex strings, since JSON numbers lose bits past 2^53. */
 #define J_HEX(l, key, v)	do {					\
 	J_KEY(l, key);							\
-	tt_line_char(l, '"');						\
-	tt_line_hex(l, v);						\
-	tt_line_char(l, '"');						\
+	tt_line_json_hex(l, v);						\
 } while (0)
 
 /* One of our own names (modes, events, system calls): nothing to escape. */
@@ -199,10 +196,7 @@ void tt_record_text(FILE *out, const struct tt_record *r,
 
 #define J_BOOL(l, key, v)	do {					\
 	J_KEY(l, key);							\
-	if (v)								\
-		tt_line_put(l, "true", 4);				\
-	else								\
-		tt_line_put(l, "false", 5);				\
+	tt_line_json_bool(l, v);					\
 } while (0)
 
 /* The event's fields under the tracepoint's own field names. */
