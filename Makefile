@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: modules-rig guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
+.PHONY: kernel-arm64 rig-arm64 modules-rig guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -72,6 +72,12 @@ guest-builds: deps
 
 kernels: kernel
 	$(Q)$(MAKE) --no-print-directory kernel-upstream
+	$(Q)$(MAKE) --no-print-directory kernel-arm64
+
+## kernel-arm64     the series cross-built for the arm64 rig (build/linux-arm64)
+kernel-arm64: deps
+	$(Q)$(STEP) kernel-arm64 "arm64 guest kernel: kernel/series/ for QEMU's virt machine" \
+		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-arm64.log -- scripts/kernel.sh arm64
 
 ## series-check     build the series one patch at a time: x86_64, i386, arm64, checkpatch, kselftests
 series-check: kernel kernel-upstream
@@ -103,13 +109,48 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/ptrace_query $(VMBIN)/hwasan_prog \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
-	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite
+	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
+	$(VMBIN)/lam_online $(VMBIN)/s3_tagged
+
+# ---- the arm64 rig (tests/vm/run --arch arm64): static arm64 programs -------
+VMA64   := $(BUILD)/vm-arm64
+A64TREE := $(BUILD)/linux-arm64
+A64HDR  := $(A64TREE)/usr-headers/include
+A64CC   := aarch64-linux-gnu-gcc
+MTEDIR  := $(A64TREE)/tools/testing/selftests/arm64/mte
+
+## rig-arm64        the arm64 guest's init and test programs (needs `make kernel-arm64`)
+rig-arm64: $(VMA64)/tagtrace-init $(VMA64)/arm64_uabi $(VMA64)/tags_test \
+	$(VMA64)/check_prctl
+
+$(VMA64)/tagtrace-init: tests/vm/init.c
+	@mkdir -p $(@D)
+	$(Q)$(A64CC) $(CFLAGS) -static -o $@ $<
+
+$(VMA64)/arm64_uabi: tests/kernel/arm64_uabi.c tests/lib/tap-check.h $(A64HDR)/linux/prctl.h
+	@mkdir -p $(@D)
+	$(Q)$(A64CC) $(CFLAGS) -static -isystem $(A64HDR) -o $@ $<
+
+$(VMA64)/tags_test: $(A64TREE)/tools/testing/selftests/mm/tags/tags_test.c
+	@mkdir -p $(@D)
+	$(Q)$(A64CC) -O2 -g -Wall -static -isystem $(A64HDR) -o $@ $<
+
+# arm64's own MTE selftests, as their Makefile builds them.
+$(VMA64)/check_%: $(MTEDIR)/check_%.c $(MTEDIR)/mte_common_util.c $(MTEDIR)/mte_helper.S
+	@mkdir -p $(@D)
+	$(Q)$(A64CC) -O2 -g -Wall -std=gnu99 -pthread -static -march=armv8.5-a+memtag \
+		-isystem $(A64HDR) -I$(MTEDIR) -I$(A64TREE)/tools/testing/selftests -o $@ $^
+
+$(A64HDR)/linux/prctl.h $(A64TREE)/tools/testing/selftests/mm/tags/tags_test.c \
+$(MTEDIR)/check_prctl.c:
+	@echo "missing $@: run 'make kernel-arm64' first" >&2; exit 1
 
 # The test modules of tests/kernel/test-module.sh, built against the guest
 # kernel (make kernel; it has CONFIG_MODULES) in a copy of their sources, as
 # kbuild writes its objects beside them.
 MODSRC := $(wildcard tests/kernel/modules/*)
-MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko
+MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko \
+	  $(VMBIN)/modules/lam_online.ko $(VMBIN)/modules/nmi_untag.ko
 modules-rig: $(MODKO)
 $(MODKO) &: $(MODSRC) $(KTREE)/Module.symvers
 	$(Q)rm -rf $(VMBIN)/modules && mkdir -p $(VMBIN)/modules && \
@@ -168,6 +209,10 @@ $(VMBIN)/lass_user: tests/kernel/lass_user.c tests/lib/tap-check.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
+$(VMBIN)/lam_online: tests/kernel/lam_online.c tests/lib/tagging.h tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
 $(VMBIN)/ua_write: tests/kernel/ua_write.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
@@ -180,16 +225,27 @@ $(VMBIN)/geometry_nowrite: tests/kernel/geometry_nowrite.c tests/lib/tap-check.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
+# Static: it runs from /tmp across a suspend to RAM, after which the 9p root
+# no longer answers (tests/kernel/s3_tagged.c).
+$(VMBIN)/s3_tagged: tests/kernel/s3_tagged.c tests/lib/tagging.h tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
+
+$(VMBIN)/noncanon: tests/kernel/noncanon.c tests/lib/tap-check.h tests/lib/uring-one.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
 $(VMBIN)/tagged_workload: tests/kernel/tagged_workload.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-$(VMBIN)/untag_paths: tests/kernel/untag_paths.c tests/lib/tagging.h tests/lib/uaccess_paths.h
+$(VMBIN)/untag_paths: tests/kernel/untag_paths.c tests/lib/tagging.h tests/lib/uaccess_paths.h \
+	tests/lib/uring-one.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/tagged_fuzz: tests/kernel/tagged_fuzz.c tests/lib/tagging.h tests/lib/tap-check.h \
-	tests/lib/uaccess_paths.h
+	tests/lib/uaccess_paths.h tests/lib/uring-one.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $<
 
@@ -264,7 +320,7 @@ TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 # The pieces that need no kernel: what tests/unit/ links against.
 UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/line.c src/ksyms.c \
 	src/clock.c src/stop.c src/caps.c \
-	src/table.c src/histfmt.c src/openmetrics.c src/btfstr.c src/sysnames.c \
+	src/table.c src/histfmt.c src/openmetrics.c src/btfnames.c src/sysnames.c \
 	src/tagfmt.c src/out.c
 PREFIX   ?= /usr/local
 
@@ -311,7 +367,8 @@ $(UNIT)/unit_tests: tests/unit/unit_tests.c tests/unit/tap.h $(UNIT_SRCS) $(wild
 		$(TOOL)/syscall_names.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-fno-omit-frame-pointer -I src -I $(TOOL) -o $@ tests/unit/unit_tests.c $(UNIT_SRCS) -lm
+		-fno-omit-frame-pointer -I src -I $(TOOL) -o $@ tests/unit/unit_tests.c $(UNIT_SRCS) \
+		-lbpf -lm
 
 ## install          tagtrace and its man page into $(DESTDIR)$(PREFIX)
 install: $(TOOL)/tagtrace
@@ -320,7 +377,7 @@ install: $(TOOL)/tagtrace
 
 ## check            every test: host unit tests and guest tests (TAP, prove)
 check: guest-builds
-	$(Q)t=$$(date +%s); $(MAKE) --no-print-directory rig modules-rig tagtrace $(UNIT)/unit_tests && \
+	$(Q)t=$$(date +%s); $(MAKE) --no-print-directory rig rig-arm64 modules-rig tagtrace $(UNIT)/unit_tests && \
 		scripts/timings.sh record "rig, tagtrace, unit" $$(($$(date +%s) - t))
 	$(Q)rm -rf $(BUILD)/logs/results
 	$(Q)t=$$(date +%s); prove --exec tests/lib/record.sh --merge --timer --directives \
@@ -330,7 +387,7 @@ check: guest-builds
 		scripts/timings.sh report; tests/lib/summary.sh; exit $$rc
 
 ## check-tool       only tagtrace's tests: host unit tests, then in the guest
-check-tool: rig tagtrace $(UNIT)/unit_tests
+check-tool: rig tagtrace modules-rig $(UNIT)/unit_tests
 	$(Q)prove --exec '' --merge --directives -v $(UNIT)/unit_tests tests/tool/test-*.sh
 
 ## check-rig        only the rig's own tests

@@ -743,6 +743,15 @@ int BPF_KRETPROBE(arch_prctl_kretprobe, long ret)
  * switch they saw, which is loaded_mm; before the first, the prev argument,
  * or current's active_mm when a caller passes none (leave_mm(), text poking).
  * Entry saves next and tsk: a kretprobe has no arguments.
+ *
+ * The *_tlb programs cannot be folded into the others behind a const
+ * volatile switch: the verifier resolves every ld_imm64 of a kernel
+ * variable (kallsyms_lookup_name(), in resolve_pseudo_ldimm64()) before
+ * it walks the program and learns which code is dead, so on a kernel whose
+ * BTF has cpu_tlbstate and whose kallsyms does not (KALLSYMS_ALL=n, as the
+ * upstream test kernel) one program holding the load is refused whichever
+ * way the switch is set. libbpf fills the load in from the BTF whenever the
+ * variable is there, used or not.
  */
 static __always_inline struct sw_start *sw_state(void)
 {

@@ -17,6 +17,9 @@ pkgs=(
 	libattr1-dev libcap-ng-dev libfdt-dev
 	seabios qemu-system-data
 	gcc-aarch64-linux-gnu
+	# the arm64 rig (tests/vm/run --arch arm64): QEMU's virt machine and
+	# static arm64 test programs
+	qemu-system-arm libc6-dev-arm64-cross
 	# the series' host tool built for a big-endian build host and run
 	# there (tests/kernel/test-uaccess-ss.sh)
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
@@ -61,10 +64,29 @@ if [ ${#missing[@]} -eq 0 ] && [ $need_update -eq 0 ]; then
 	exit 0
 fi
 
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "deps: installing ${#missing[@]} packages: ${missing[*]}"
-fi
+# apt's and dpkg's progress go to a log: one line per step here, and the
+# log's tail if a step fails.
+log=$(cd "$(dirname "$0")/.." && pwd)/build/logs/deps.log
+mkdir -p "$(dirname "$log")"
+: > "$log"
+step()
+{
+	local what=$1
+
+	shift
+	echo "deps: $what (log: $log)"
+	if ! "$@" >> "$log" 2>&1; then
+		echo "deps: $what failed; the end of $log:" >&2
+		tail -n 20 "$log" | sed 's/^/    /' >&2
+		exit 1
+	fi
+}
+
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-[ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}"
+step "updating the package lists" apt-get update -qq
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "packages to install: ${missing[*]}" >> "$log"
+	step "installing ${#missing[@]} packages" \
+		apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
 echo "deps: done"

@@ -12,6 +12,10 @@
 #                                the guest kernel's own config (mitigations
 #                                on, so no ADDRESS_MASKING), the baseline of
 #                                tests/bench/lass-bench.sh
+#   scripts/kernel.sh arm64      build/linux-arm64:    the series cross-built
+#                                for QEMU's arm64 virt machine with its own
+#                                config (kernel/config/arm64/ only), for
+#                                tests/vm/run --arch arm64
 #
 # build/linux-upstream is the unpacked tarball committed to git and tagged
 # "upstream"; build/linux is a worktree of it with the series applied by
@@ -21,7 +25,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|upstream}
+variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|upstream|arm64}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
@@ -66,10 +70,13 @@ debug)
 baseline)
 	tree=$build/linux-baseline
 	patches=() ;;
+arm64)
+	tree=$build/linux-arm64
+	patches=("$top"/kernel/series/*.patch) ;;
 upstream)
 	tree=$up ;;
 *)
-	echo "usage: kernel.sh tagged|notrace|debug|baseline|upstream" >&2
+	echo "usage: kernel.sh tagged|notrace|debug|baseline|upstream|arm64" >&2
 	exit 2 ;;
 esac
 # Two builds of one tree at once (make check beside a hand-run make kernel)
@@ -89,16 +96,22 @@ fi
 
 # Config: tinyconfig plus our fragments, regenerated when a fragment changes.
 # A later fragment overrides an earlier one (upstream/ turns KALLSYMS_ALL off).
+# The arm64 kernel takes only its own fragments: everything else is x86's.
+arch=()
 frags=("$top"/kernel/config/*.config)
 case $variant in
 debug|baseline|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
+arm64)
+	arch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	frags=("$top"/kernel/config/arm64/*.config) ;;
 esac
 cfgsum=$(sum_files "${frags[@]}")
 if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
    [ ! -f "$tree/.config" ]; then
-	make -C "$tree" -s tinyconfig
-	(cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "${frags[@]}" > /dev/null)
-	make -C "$tree" -s olddefconfig
+	make -C "$tree" -s "${arch[@]}" tinyconfig
+	(cd "$tree" && env "${arch[@]}" ./scripts/kconfig/merge_config.sh \
+		-m .config "${frags[@]}" > /dev/null)
+	make -C "$tree" -s "${arch[@]}" olddefconfig
 	# Every option asked for must have survived olddefconfig.
 	bad=0
 	while IFS= read -r line; do
@@ -116,7 +129,15 @@ if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
 	echo "$cfgsum" > "$tree/.tagtrace-config"
 fi
 
-# Every variant has CONFIG_MODULES (kernel/config/tagtrace.config); the
+if [ "$variant" = arm64 ]; then
+	make -C "$tree" -j"$(nproc)" "${arch[@]}" \
+		CC="ccache aarch64-linux-gnu-gcc" Image
+	make -C "$tree" -s "${arch[@]}" headers_install \
+		INSTALL_HDR_PATH="$tree/usr-headers"
+	echo "kernel: $tree/arch/arm64/boot/Image"
+	exit 0
+fi
+# Every x86 variant has CONFIG_MODULES (kernel/config/tagtrace.config); the
 # modules target writes Module.symvers, which building the test modules
 # outside the tree needs (make modules-rig).
 targets=(bzImage modules)

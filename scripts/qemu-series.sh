@@ -22,6 +22,7 @@ fi
 STANDALONE=(
 	-reserved-CR3-and-CR4-bits
 	-non-canonical-FS-and-GS-b
+	-accel-tcg-read-a-page-s-code-dirty
 	-accel-tcg-close-the-window
 )
 src=$build/qemu-src

@@ -41,12 +41,17 @@ date=$(date -R)
 	git -C "$top" log -1 --format='tagtrace %h' -- kernel/series
 } > "$out/0000-cover-letter.patch"
 
-# Each patch: renumbered "[PATCH v2 n/N]", author and sign-off from SIGNOFF.
+# Each patch: renumbered "[PATCH v2 n/N]" by its place in the series (the
+# files keep the numbers they were made with), author and sign-off from
+# SIGNOFF.
+k=0
 for p in "${patches[@]}"; do
+	k=$((k + 1))
 	f=$out/$(basename "$p")
-	SIGNOFF=$signoff PLACEHOLDER=$placeholder VERSION=$version perl -pe '
+	SIGNOFF=$signoff PLACEHOLDER=$placeholder VERSION=$version \
+	K=$(printf '%02d' $k) N=$(printf '%02d' $n) perl -pe '
 		BEGIN { $s = $ENV{SIGNOFF}; $ph = quotemeta $ENV{PLACEHOLDER}; }
-		s/^Subject: \[PATCH (\d+\/\d+)\]/Subject: [PATCH $ENV{VERSION} $1]/;
+		s/^Subject: \[PATCH \d+\/\d+\]/Subject: [PATCH $ENV{VERSION} $ENV{K}\/$ENV{N}]/;
 		s/^From: $ph$/From: $s/;
 		s/^Signed-off-by: $ph$/Signed-off-by: $s/;
 	' "$p" > "$f"

@@ -22,6 +22,8 @@ enum {
 	OPT_OPENMETRICS,
 	OPT_US,
 	OPT_TAG_VALUES,
+	OPT_HISTOGRAMS,
+	OPT_BTF,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -34,6 +36,9 @@ enum {
 	  "auto (default), btf (tp_btf/fentry), raw (raw_tp/kprobe), "	\
 	  "fallback (ignore the tagged_addr events)", 0 },		\
 	{ "verbose", 'v', NULL, 0, "libbpf's debug output on stderr", 0 }, \
+	{ "btf", OPT_BTF, "FILE", 0,					\
+	  "Choose programs and relocate fields by the types in FILE "	\
+	  "instead of /sys/kernel/btf/vmlinux", 0 },			\
 	{ "help", OPT_HELP, NULL, 0, "This help", -1 },			\
 	{ "version", OPT_VERSION, NULL, 0, "Print the version", -1 }
 
@@ -59,6 +64,9 @@ static const struct argp_option top_options[] = {
 	  "Also rewrite FILE each interval in OpenMetrics text format", 0 },
 	{ "tag-values", OPT_TAG_VALUES, NULL, 0,
 	  "With --openmetrics: per-process counts of each tag value too", 0 },
+	{ "histograms", OPT_HISTOGRAMS, NULL, 0,
+	  "With --openmetrics: switch_mm time histograms too (a probe on every "
+	  "context switch of the system)", 0 },
 	{},
 };
 
@@ -294,6 +302,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case OPT_TAG_VALUES:
 		env->tag_values = true;
 		break;
+	case OPT_HISTOGRAMS:
+		env->histograms = true;
+		break;
+	case OPT_BTF:
+		if (!*arg)
+			return FAIL(st, "empty --btf file name");
+		env->btf = arg;
+		break;
 	case OPT_HELP:
 		/* argp_state_help() is silent under ARGP_NO_ERRS. */
 		argp_help(st->root_argp, stdout, ARGP_HELP_STD_HELP, st->name);
@@ -374,9 +390,10 @@ enum tt_cli_result tt_cli_parse(int argc, char **argv, struct tt_env *env)
 	}
 	if (s.done)
 		return TT_CLI_DONE;
-	if (env->tag_values && !env->openmetrics) {
-		fprintf(stderr, "%s: --tag-values needs --openmetrics FILE (see '%s --help')\n",
-			name, name);
+	if ((env->tag_values || env->histograms) && !env->openmetrics) {
+		fprintf(stderr, "%s: --%s needs --openmetrics FILE (see '%s --help')\n",
+			name, env->tag_values ? "tag-values" : "histograms",
+			name);
 		return TT_CLI_ERROR;
 	}
 	return TT_CLI_RUN;

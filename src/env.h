@@ -36,8 +36,10 @@ struct tt_env {
 	bool usec;			/* hist: microseconds */
 	const char *openmetrics;	/* top: file to rewrite each interval */
 	bool tag_values;		/* top: tag values in the OpenMetrics file */
+	bool histograms;		/* top: switch_mm histograms in it too */
 	__u32 ringbuf_size;		/* bytes, power of two >= page size */
 	enum tt_attach attach;
+	const char *btf;		/* --btf: kernel types from this file */
 };
 
 #define TT_ALL_EVENTS		((1U << TT_EV_MAX) - 1)

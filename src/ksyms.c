@@ -104,18 +104,36 @@ const char *ksyms_format(const struct ksyms *ks, unsigned long long addr,
 	return buf;
 }
 
-bool ksyms_has(FILE *in, const char *name)
+void ksyms_find(FILE *in, const char *const *names, bool *found, int n)
 {
-	size_t len = strlen(name);
 	char line[512], *sym;
+	int i, left = n;
 
+	for (i = 0; i < n; i++)
+		found[i] = false;
 	/* "address type name [module]": no sscanf, kallsyms is long. */
-	while (fgets(line, sizeof(line), in)) {
+	while (left && fgets(line, sizeof(line), in)) {
 		sym = strchr(line, ' ');
 		sym = sym ? strchr(sym + 1, ' ') : NULL;
-		if (sym && !strncmp(++sym, name, len) &&
-		    strchr(" \t\n", sym[len]))
-			return true;
+		if (!sym)
+			continue;
+		sym++;
+		for (i = 0; i < n; i++) {
+			size_t len = strlen(names[i]);
+
+			if (!found[i] && !strncmp(sym, names[i], len) &&
+			    strchr(" \t\n", sym[len])) {
+				found[i] = true;
+				left--;
+			}
+		}
 	}
-	return false;
+}
+
+bool ksyms_has(FILE *in, const char *name)
+{
+	bool found;
+
+	ksyms_find(in, &name, &found, 1);
+	return found;
 }

@@ -20,5 +20,7 @@ const char *ksyms_format(const struct ksyms *ks, unsigned long long addr,
  * there only with CONFIG_KALLSYMS_ALL.
  */
 bool ksyms_has(FILE *in, const char *name);
+/* The same for n names in one pass: found[i] for names[i]. */
+void ksyms_find(FILE *in, const char *const *names, bool *found, int n);
 
 #endif /* TT_KSYMS_H */

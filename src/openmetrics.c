@@ -61,20 +61,21 @@ static void label(FILE *out, const char *name, const char *value, bool first)
 }
 
 /*
- * A process is its pid and start time, as in BPF's key: a reused PID with
- * the same name, while the old row is still shown, must not give a second
- * sample with the same labels, which would void the whole exposition.
+ * A process is its pid and start time, as in BPF's key, and nothing else:
+ * a reused PID must not give a second sample with the same labels, which
+ * would void the whole exposition, and a label that changes in the
+ * process's life (its name at exec, its mode) would end its series and
+ * start another. Those are in tagtrace_process_info.
  */
-static void proc_labels(FILE *out, const struct tt_row *r)
+static void proc_labels(FILE *out, __u32 tgid, __u64 start_ns)
 {
 	char pid[16], start[24];
 
-	snprintf(pid, sizeof(pid), "%u", r->pid);
-	snprintf(start, sizeof(start), "%llu", (unsigned long long)r->start_ns);
+	snprintf(pid, sizeof(pid), "%u", tgid);
+	snprintf(start, sizeof(start), "%llu", (unsigned long long)start_ns);
 	fputc('{', out);
 	label(out, "pid", pid, true);
 	label(out, "start_ns", start, false);
-	label(out, "comm", r->comm, false);
 }
 
 /* The faults of tagtrace_tagged_faults whose pointer carried a tag. */
@@ -87,7 +88,7 @@ static void faults_with_tag(FILE *out, const struct tt_snapshot *procs)
 	      out);
 	for (i = 0; i < procs->nr; i++) {
 		fputs("tagtrace_faults_with_tag_total", out);
-		proc_labels(out, &procs->rows[i]);
+		proc_labels(out, procs->rows[i].pid, procs->rows[i].start_ns);
 		fprintf(out, "} %llu\n",
 			(unsigned long long)procs->rows[i].tagged_faults);
 	}
@@ -108,10 +109,7 @@ static void tag_values(FILE *out, const struct tt_tagreport *r)
 	      out);
 	for (i = 0; i < r->nr; i++) {
 		const struct tt_tagrow *row = &r->rows[i];
-		struct tt_row labels = { .pid = row->pid,
-					 .start_ns = row->start_ns };
 
-		memcpy(labels.comm, row->comm, sizeof(labels.comm));
 		for (e = 0; e < 2; e++) {
 			const __u64 *v = e ? row->tags.fault : row->tags.untag;
 
@@ -122,7 +120,7 @@ static void tag_values(FILE *out, const struct tt_tagreport *r)
 					continue;
 				snprintf(tag, sizeof(tag), "%d", t);
 				fputs("tagtrace_tag_values_total", out);
-				proc_labels(out, &labels);
+				proc_labels(out, row->pid, row->start_ns);
 				label(out, "event", events[e], false);
 				label(out, "tag", tag, false);
 				fprintf(out, "} %llu\n", (unsigned long long)v[t]);
@@ -205,6 +203,8 @@ static void sources(FILE *out, const struct tt_export *x)
 		label(out, "source", tt_source_name(x->src[k]), false);
 		fputs("} 1\n", out);
 	}
+	if (!x->hist_asked)
+		return;
 	fputs("tagtrace_source_info{", out);
 	label(out, "event", "switch_time", true);
 	label(out, "source", tt_source_name(x->hist_src), false);
@@ -225,7 +225,8 @@ void tt_openmetrics(FILE *out, const struct tt_export *x)
 			counters[k].name, counters[k].name, counters[k].help);
 		for (i = 0; i < procs->nr; i++) {
 			fprintf(out, "%s_total", counters[k].name);
-			proc_labels(out, &procs->rows[i]);
+			proc_labels(out, procs->rows[i].pid,
+				    procs->rows[i].start_ns);
 			fprintf(out, "} %llu\n",
 				(unsigned long long)procs->rows[i].count[k]);
 		}
@@ -234,13 +235,22 @@ void tt_openmetrics(FILE *out, const struct tt_export *x)
 	}
 	if (x->tags)
 		tag_values(out, x->tags);
+	fputs("# TYPE tagtrace_process_info gauge\n"
+	      "# HELP tagtrace_process_info A process's name and tagging mode, as of its last event\n",
+	      out);
+	for (i = 0; i < procs->nr; i++) {
+		fputs("tagtrace_process_info", out);
+		proc_labels(out, procs->rows[i].pid, procs->rows[i].start_ns);
+		label(out, "comm", procs->rows[i].comm, false);
+		label(out, "mode", tt_mode_name(procs->rows[i].mode), false);
+		fputs("} 1\n", out);
+	}
 	fputs("# TYPE tagtrace_process_tag_bits gauge\n"
-	      "# HELP tagtrace_process_tag_bits Tag bits the process has, by mode, as of its last event\n",
+	      "# HELP tagtrace_process_tag_bits Tag bits the process has, as of its last event\n",
 	      out);
 	for (i = 0; i < procs->nr; i++) {
 		fputs("tagtrace_process_tag_bits", out);
-		proc_labels(out, &procs->rows[i]);
-		label(out, "mode", tt_mode_name(procs->rows[i].mode), false);
+		proc_labels(out, procs->rows[i].pid, procs->rows[i].start_ns);
 		fprintf(out, "} %d\n", procs->rows[i].tag_bits);
 	}
 	fputs("# TYPE tagtrace_uncounted_events counter\n"
@@ -248,7 +258,7 @@ void tt_openmetrics(FILE *out, const struct tt_export *x)
 	      out);
 	fprintf(out, "tagtrace_uncounted_events_total %llu\n",
 		(unsigned long long)x->uncounted);
-	if (x->hist_src != TT_SRC_NONE)
+	if (x->hist_asked && x->hist_src != TT_SRC_NONE)
 		histograms(out, x->hists, x->nr_hists);
 	fputs("# EOF\n", out);
 }
@@ -287,9 +297,16 @@ int tt_openmetrics_file(const char *path, const struct tt_export *x)
 		free(tmp);
 		return err;
 	}
+	/*
+	 * No fsync: a scraper reads the file through the page cache, and
+	 * after a crash the next interval writes it again. The rename alone
+	 * keeps a reader from seeing half a file.
+	 */
 	tt_openmetrics(f, x);
-	if (fflush(f) || fsync(fileno(f)))
+	if (fflush(f))
 		err = -errno;
+	else if (ferror(f))	/* an earlier write of the buffer failed */
+		err = -EIO;
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))

@@ -18,6 +18,8 @@ struct tt_export {
 	/* TT_SRC_NONE: no source on this kernel, the family is left out. */
 	enum tt_source src[TT_EV_MAX];
 	enum tt_source hist_src;
+	/* top --histograms: switch_time has a source line and a family. */
+	bool hist_asked;
 	/* top --tag-values: each process's tag values; NULL: left out. */
 	const struct tt_tagreport *tags;
 };
@@ -26,7 +28,7 @@ struct tt_export {
 void tt_openmetrics(FILE *out, const struct tt_export *x);
 /*
  * Rewrites path atomically: a temporary file in the same directory,
- * fsync'd, renamed over it, so a scraper never reads half a file.
+ * renamed over it, so a scraper never reads half a file.
  */
 int tt_openmetrics_file(const char *path, const struct tt_export *x);
 

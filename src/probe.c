@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the running kernel offers: checked once, before anything loads.
- * Whether an event or function exists is read from the names in the
- * kernel's BTF string section, read alone and searched once for them all,
- * without parsing the types: the full parse costs the time and memory
- * libbpf spends again when it loads the programs, and is done only for
- * the fentry check, which needs a type id.
+ * Each name is looked up in the BTF as the kind it must be (btfnames.c),
+ * and the symbols in one pass over /proc/kallsyms:
+ *   - a tp_btf program needs the event's btf_trace_ typedef and the
+ *     kernel's own BTF; its raw_tp twin only the tracepoint, whose
+ *     __traceiter_ function kallsyms lists whatever the BTF has;
+ *   - the fallbacks need their function (a FUNC);
+ *   - the typed __ksym cpu_tlbstate needs a VAR, which a kernel built
+ *     with pahole --skip_encoding_btf_vars lacks, and a kallsyms entry.
+ * With --btf FILE the types come from FILE, as libbpf's CO-RE relocations
+ * then do; the kernel's own BTF is still required, as libbpf resolves the
+ * typed __ksym and the tp_btf and fentry attach points in it alone (and
+ * loads it for any object with a typed __ksym, used or not).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <linux/btf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -25,63 +29,40 @@
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 
 /* The tracepoints by event kind, then the fallbacks' sources. */
-#define NAMES	(TT_EV_MAX + 3)
-static const char *const names[NAMES] = {
-	[TT_EV_CTRL]	= "btf_trace_tagged_addr_ctrl",
-	[TT_EV_UNTAG]	= "btf_trace_tagged_addr_untag",
-	[TT_EV_SWITCH]	= "btf_trace_tagged_addr_mode_switch",
-	[TT_EV_FAULT]	= "btf_trace_tagged_addr_fault",
-	[TT_EV_GP]	= "btf_trace_tagged_addr_gp",
-	[TT_EV_MAX]	= "btf_trace_page_fault_user",
-	[TT_EV_MAX + 1]	= "do_arch_prctl_64",
-	[TT_EV_MAX + 2]	= "switch_mm_irqs_off",
+enum {
+	N_PAGE_FAULT = TT_EV_MAX,
+	N_ARCH_PRCTL,
+	N_SWITCH_MM,
+	N_TLBSTATE,
+	NAMES
 };
 
-/*
- * The kernel BTF's string section, read alone (sysfs gives it a page per
- * read): the types, more than half the file, are not needed here. 0 or a
- * negative errno, -EINVAL when the file is not BTF.
- */
-static int read_btf_strings(char **strs, size_t *len)
-{
-	struct btf_header h;
-	size_t n = 0;
-	ssize_t r = 0;
-	char *buf = NULL;
-	int fd = open(BTF_PATH, O_RDONLY | O_CLOEXEC), err = -EINVAL;
+static const struct tt_btf_name btf_names[NAMES] = {
+	[TT_EV_CTRL]	= { "btf_trace_tagged_addr_ctrl", BTF_KIND_TYPEDEF },
+	[TT_EV_UNTAG]	= { "btf_trace_tagged_addr_untag", BTF_KIND_TYPEDEF },
+	[TT_EV_SWITCH]	= { "btf_trace_tagged_addr_mode_switch", BTF_KIND_TYPEDEF },
+	[TT_EV_FAULT]	= { "btf_trace_tagged_addr_fault", BTF_KIND_TYPEDEF },
+	[TT_EV_GP]	= { "btf_trace_tagged_addr_gp", BTF_KIND_TYPEDEF },
+	[N_PAGE_FAULT]	= { "btf_trace_page_fault_user", BTF_KIND_TYPEDEF },
+	[N_ARCH_PRCTL]	= { "do_arch_prctl_64", BTF_KIND_FUNC },
+	[N_SWITCH_MM]	= { "switch_mm_irqs_off", BTF_KIND_FUNC },
+	[N_TLBSTATE]	= { "cpu_tlbstate", BTF_KIND_VAR },
+};
 
-	if (fd < 0)
-		return -errno;
-	r = pread(fd, &h, sizeof(h), 0);
-	if (r != sizeof(h) || h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) ||
-	    !h.str_len)
-		goto out;
-	buf = malloc(h.str_len);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	while (n < h.str_len &&
-	       (r = pread(fd, buf + n, h.str_len - n,
-			  (off_t)h.hdr_len + h.str_off + n)) > 0)
-		n += r;
-	if (r < 0)
-		err = -errno;
-	/* The section starts with "" and every string ends in a NUL. */
-	else if (n == h.str_len && !buf[0] && !buf[n - 1])
-		err = 0;
-out:
-	close(fd);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*strs = buf;
-	*len = n;
-	return 0;
-}
+/* The same, as kallsyms names them. */
+static const char *const sym_names[NAMES] = {
+	[TT_EV_CTRL]	= "__traceiter_tagged_addr_ctrl",
+	[TT_EV_UNTAG]	= "__traceiter_tagged_addr_untag",
+	[TT_EV_SWITCH]	= "__traceiter_tagged_addr_mode_switch",
+	[TT_EV_FAULT]	= "__traceiter_tagged_addr_fault",
+	[TT_EV_GP]	= "__traceiter_tagged_addr_gp",
+	[N_PAGE_FAULT]	= "__traceiter_page_fault_user",
+	[N_ARCH_PRCTL]	= "do_arch_prctl_64",
+	[N_SWITCH_MM]	= "switch_mm_irqs_off",
+	[N_TLBSTATE]	= "cpu_tlbstate",
+};
 
-bool tt_probe_fentry(const char *func)
+bool tt_probe_fentry(const struct tt_probe *p, const char *func)
 {
 	const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -89,13 +70,14 @@ bool tt_probe_fentry(const char *func)
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
 		    .expected_attach_type = BPF_TRACE_FENTRY);
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = p->kernel_btf ? p->kernel_btf : btf__load_vmlinux_btf();
 	int id, fd;
 
 	if (!btf)
 		return false;
 	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
-	btf__free(btf);
+	if (btf != p->kernel_btf)
+		btf__free(btf);
 	if (id <= 0)
 		return false;
 	opts.attach_btf_id = id;
@@ -107,23 +89,26 @@ bool tt_probe_fentry(const char *func)
 	return true;
 }
 
-bool tt_probe_ksym(const char *name)
+/* Which of the names kallsyms lists; false for each if it is unreadable. */
+static bool read_ksyms(bool *found)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
-	bool found;
 
-	if (!f)
+	if (!f) {
+		memset(found, 0, NAMES * sizeof(*found));
 		return false;
-	found = ksyms_has(f, name);
+	}
+	ksyms_find(f, sym_names, found, NAMES);
 	fclose(f);
-	return found;
+	return true;
 }
 
-int tt_probe_kernel(struct tt_probe *p, char *err, size_t len)
+int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
+		    size_t len)
 {
-	bool found[NAMES];
-	size_t size = 0;
-	char *strs = NULL;
+	bool in_btf[NAMES], in_syms[NAMES], syms;
+	const char *path = btf_path ? btf_path : BTF_PATH;
+	struct btf *btf;
 	int i, ret;
 
 	memset(p, 0, sizeof(*p));
@@ -141,18 +126,34 @@ int tt_probe_kernel(struct tt_probe *p, char *err, size_t len)
 			 strerror(errno));
 		return -ENOSYS;
 	}
-	ret = read_btf_strings(&strs, &size);
-	if (ret) {
-		snprintf(err, len, "cannot read the kernel's BTF (%s): %s",
-			 BTF_PATH, ret == -EINVAL ? "not BTF" : strerror(-ret));
+	btf = btf__parse(path, NULL);
+	if (!btf) {
+		ret = -errno;
+		snprintf(err, len, "cannot read BTF from %s: %s", path,
+			 strerror(-ret));
 		return ret;
 	}
-	tt_btf_find_strings(strs, size, names, found, NAMES);
-	free(strs);
-	for (i = 0; i < TT_EV_MAX; i++)
-		p->tp[i] = found[i];
-	p->page_fault_tp = found[TT_EV_MAX];
-	p->arch_prctl_fn = found[TT_EV_MAX + 1];
-	p->switch_mm_fn = found[TT_EV_MAX + 2];
+	tt_btf_find(btf, btf_names, in_btf, NAMES);
+	if (btf_path)
+		btf__free(btf);
+	else
+		p->kernel_btf = btf;	/* for tt_probe_fentry() */
+	syms = read_ksyms(in_syms);
+	for (i = 0; i < TT_EV_MAX; i++) {
+		p->tp[i] = in_btf[i];
+		/* kallsyms unreadable: the typedef says the event exists. */
+		p->raw_tp[i] = syms ? in_syms[i] : in_btf[i];
+	}
+	p->page_fault_tp = in_btf[N_PAGE_FAULT];
+	p->page_fault_raw = syms ? in_syms[N_PAGE_FAULT] : in_btf[N_PAGE_FAULT];
+	p->arch_prctl_fn = in_btf[N_ARCH_PRCTL];
+	p->switch_mm_fn = in_btf[N_SWITCH_MM];
+	p->tlbstate = in_btf[N_TLBSTATE] && in_syms[N_TLBSTATE];
 	return 0;
+}
+
+void tt_probe_free(struct tt_probe *p)
+{
+	btf__free(p->kernel_btf);
+	p->kernel_btf = NULL;
 }

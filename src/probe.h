@@ -7,38 +7,51 @@
 #include <stddef.h>
 #include "env.h"
 
+struct btf;
+
 struct tt_probe {
-	bool tp[TT_EV_MAX];	/* tagged_addr_* tracepoints */
-	bool page_fault_tp;	/* exceptions:page_fault_user */
-	bool arch_prctl_fn;	/* do_arch_prctl_64 */
-	bool switch_mm_fn;	/* switch_mm_irqs_off */
+	/* tagged_addr_* and exceptions:page_fault_user, by the program kind */
+	bool tp[TT_EV_MAX];	/* tp_btf: its btf_trace_ typedef */
+	bool raw_tp[TT_EV_MAX];	/* raw_tp: the tracepoint exists (kallsyms) */
+	bool page_fault_tp;
+	bool page_fault_raw;
+	bool arch_prctl_fn;	/* do_arch_prctl_64, a FUNC in BTF */
+	bool switch_mm_fn;	/* switch_mm_irqs_off, a FUNC in BTF */
+	/*
+	 * cpu_tlbstate usable as a typed __ksym: a VAR in BTF (pahole leaves
+	 * per-CPU variables out with --skip_encoding_btf_vars, and before
+	 * 1.18) and a symbol in kallsyms (data only with KALLSYMS_ALL).
+	 */
+	bool tlbstate;
+	/* The kernel's own BTF as parsed for these answers; NULL with --btf. */
+	struct btf *kernel_btf;
 };
 
 /*
  * The conditions tagtrace cannot run without (root, BTF, the bpf()
- * syscall), then what the kernel has. On failure a one-line reason, saying
- * what to do, is in err.
+ * syscall), then what the kernel has, read from btf_path (--btf), or the
+ * kernel's own BTF when NULL, and kallsyms. On failure a one-line reason,
+ * saying what to do, is in err. tt_probe_free() when done.
  */
-int tt_probe_kernel(struct tt_probe *p, char *err, size_t len);
+int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
+		    size_t len);
+void tt_probe_free(struct tt_probe *p);
 
 /*
  * Can fentry/fexit programs attach to func here (BPF trampolines need
- * CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)? Parses the kernel's BTF for
- * func's id, so it is asked only when an fentry program would be used.
+ * CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)? Needs func's id in the
+ * kernel's own BTF: p's parse if it has one, else a parse of its own.
  */
-bool tt_probe_fentry(const char *func);
+bool tt_probe_fentry(const struct tt_probe *p, const char *func);
 
-/*
- * Does /proc/kallsyms list the kernel symbol name? A BPF program may use a
- * kernel variable (__ksym) only if so: the verifier looks it up there.
- */
-bool tt_probe_ksym(const char *name);
+/* A name and the BTF kind it must have (BTF_KIND_*). */
+struct tt_btf_name {
+	const char *name;
+	unsigned int kind;
+};
 
-/*
- * Which of the n names are NUL-terminated strings of the BTF string
- * section strs[0..len): found[i] for names[i].
- */
-void tt_btf_find_strings(const char *strs, size_t len,
-			 const char *const *names, bool *found, int n);
+/* Which of the n names btf has as their kind: found[i] for names[i]. */
+void tt_btf_find(const struct btf *btf, const struct tt_btf_name *names,
+		 bool *found, int n);
 
 #endif /* TT_PROBE_H */

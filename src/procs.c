@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/bpf.h>
+#include "mapwalk.h"
 #include "procs.h"
 
 /*
@@ -61,71 +61,25 @@ static bool process_gone(const struct tt_session *s, const struct tt_row *r)
 	return !started_at(r->pid, r->start_ns);
 }
 
-#define BATCH 1024	/* entries a read; a hash bucket holds fewer */
-
-/*
- * The counter map, BATCH entries a system call (BPF_MAP_LOOKUP_BATCH,
- * Linux 5.6). -EINVAL or -ENOTSUPP (524) on the first call: the kernel
- * has no batch reads for hash maps.
- */
-static int read_batch(int fd, struct tt_snapshot *cur)
+static int add_row(const void *key, const void *value, void *cur)
 {
-	static struct tt_proc_key keys[BATCH];
-	static struct tt_proc vals[BATCH];
-	struct tt_proc_key token;	/* a bucket index; key-sized to be safe */
-	void *in = NULL;
-	__u32 n, i;
-	int err;
-
-	do {
-		n = BATCH;
-		err = bpf_map_lookup_batch(fd, in, &token, keys, vals, &n,
-					   NULL);
-		if (err && errno != ENOENT)
-			return -errno;
-		for (i = 0; i < n; i++)
-			if (tt_snapshot_add(cur, &keys[i], &vals[i]))
-				return -ENOMEM;
-		in = &token;
-	} while (!err);
-	return 0;
-}
-
-/* The same, one key at a time, for kernels without batch reads. */
-static int read_iter(int fd, struct tt_snapshot *cur)
-{
-	struct tt_proc_key key, next, *pkey = NULL;
-	struct tt_proc p;
-
-	while (!bpf_map_get_next_key(fd, pkey, &next)) {
-		key = next;
-		pkey = &key;
-		if (bpf_map_lookup_elem(fd, &key, &p))
-			continue;	/* pruned meanwhile */
-		if (tt_snapshot_add(cur, &key, &p))
-			return -ENOMEM;
-	}
-	return 0;
+	return tt_snapshot_add(cur, key, value) ? -ENOMEM : 0;
 }
 
 int tt_procs_snapshot(const struct tt_session *s, struct tt_snapshot *cur,
 		      struct tt_snapshot *prev, bool verbose)
 {
-	static int batch = -1;	/* unknown yet */
-	int fd = tt_session_procs_fd(s), err;
+	static bool said;
+	int err;
 	size_t i;
 
 	tt_snapshot_clear(cur);
-	err = batch ? read_batch(fd, cur) : read_iter(fd, cur);
-	if (batch < 0) {
-		batch = err != -EINVAL && err != -524;
-		if (verbose)
-			fprintf(stderr, "tagtrace: reading counters %s\n",
-				batch ? "in batches" : "one key at a time");
-		if (!batch) {
-			tt_snapshot_clear(cur);
-			err = read_iter(fd, cur);
-		}
+	err = tt_map_walk(tt_session_procs_fd(s), sizeof(struct tt_proc_key),
+			  sizeof(struct tt_proc), add_row, cur);
+	if (verbose && !said) {
+		fprintf(stderr, "tagtrace: reading the maps %s\n",
+			tt_map_batched() ? "in batches" : "one key at a time");
+		said = true;
 	}
 	if (err)
 		return err;

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "clock.h"
+#include "mapwalk.h"
 #include "names.h"
 #include "session.h"
 #include "table.h"
@@ -22,11 +23,14 @@
 /* The initial PID namespace's inode number (include/linux/proc_ns.h). */
 #define PROC_PID_INIT_INO	0xeffffffcU
 
-/* hist, and top's OpenMetrics histogram summaries, time switch_mm. */
+/*
+ * hist, and top --histograms, time switch_mm: a probe on every context
+ * switch of the system, so top does it only when asked.
+ */
 static bool wants_hist(const struct tt_env *env)
 {
 	return env->cmd == TT_CMD_HIST ||
-	       (env->cmd == TT_CMD_TOP && env->openmetrics);
+	       (env->cmd == TT_CMD_TOP && env->histograms);
 }
 
 /*
@@ -45,9 +49,16 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 		s->src[k] = TT_SRC_NONE;
 		if (!(wanted & (1U << k)))
 			continue;
-		if (p->tp[k] && env->attach != TT_ATTACH_FALLBACK) {
-			s->src[k] = raw ? TT_SRC_RAW_TP : TT_SRC_TP_BTF;
-			continue;
+		if (env->attach != TT_ATTACH_FALLBACK) {
+			/* tp_btf where BTF types the event, else its raw_tp twin. */
+			if (p->tp[k] && !raw) {
+				s->src[k] = TT_SRC_TP_BTF;
+				continue;
+			}
+			if (p->raw_tp[k] && !btf_only) {
+				s->src[k] = TT_SRC_RAW_TP;
+				continue;
+			}
 		}
 		switch (k) {
 		case TT_EV_CTRL:
@@ -59,8 +70,10 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 				s->src[k] = TT_SRC_FENTRY;
 			break;
 		case TT_EV_FAULT:
-			if (p->page_fault_tp)
-				s->src[k] = raw ? TT_SRC_PF_RAW : TT_SRC_PF_BTF;
+			if (p->page_fault_tp && !raw)
+				s->src[k] = TT_SRC_PF_BTF;
+			else if (p->page_fault_raw && !btf_only)
+				s->src[k] = TT_SRC_PF_RAW;
 			break;
 		}
 		need_fentry |= s->src[k] == TT_SRC_FEXIT ||
@@ -73,7 +86,7 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 	}
 	if (!need_fentry)
 		return;
-	fentry = !raw && tt_probe_fentry("switch_mm_irqs_off");
+	fentry = !raw && tt_probe_fentry(p, "switch_mm_irqs_off");
 	if (fentry)
 		return;
 	/* kprobes instead, unless -A btf asked for BTF programs only. */
@@ -180,7 +193,8 @@ static __u32 wanted_events(const struct tt_env *env)
 	}
 }
 
-static int session_open(struct tt_session *s, const struct tt_env *env);
+static int session_open(struct tt_session *s, const struct tt_env *env,
+			bool no_tlbstate);
 
 /* The kernel refused the programs at @step: say so, and allow a retry. */
 static int bpf_failed(struct tt_session *s, const struct tt_env *env,
@@ -194,25 +208,40 @@ static int bpf_failed(struct tt_session *s, const struct tt_env *env,
 }
 
 /*
- * With -A auto, a kernel that refuses the BTF-typed programs (tp_btf,
- * fentry) gets their raw_tp and kprobe twins.
+ * A refused load is retried without the typed __ksym cpu_tlbstate if it
+ * was used (the probe found it in the BTF it read, and libbpf resolves it
+ * in the kernel's own, which may differ), then, with -A auto, with the
+ * raw_tp and kprobe twins of the BTF-typed programs (tp_btf, fentry),
+ * still without it.
  */
 int tt_session_open(struct tt_session *s, const struct tt_env *env)
 {
 	struct tt_env raw;
-	int ret = session_open(s, env);
+	int ret = session_open(s, env, false);
 
-	if (!ret || !s->load_failed || env->attach != TT_ATTACH_AUTO)
+	if (!ret || !s->load_failed)
+		return ret;
+	if (s->tlbstate) {
+		tt_session_close(s);
+		fputs("tagtrace: retrying without cpu_tlbstate (outgoing mm from the last switch seen)\n",
+		      stderr);
+		ret = session_open(s, env, true);
+		if (!ret || !s->load_failed)
+			return ret;
+	}
+	if (env->attach != TT_ATTACH_AUTO)
 		return ret;
 	tt_session_close(s);
 	raw = *env;
 	raw.attach = TT_ATTACH_RAW;
 	fputs("tagtrace: retrying with raw_tp and kprobe programs\n", stderr);
-	return session_open(s, &raw);
+	return session_open(s, &raw, true);
 }
 
-static int session_open(struct tt_session *s, const struct tt_env *env)
+static int session_open(struct tt_session *s, const struct tt_env *env,
+			bool no_tlbstate)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = env->btf);
 	struct tt_probe probe;
 	struct stat ns;
 	char err[256];
@@ -221,7 +250,7 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 	__u64 t0 = tt_now_ns(), t1, t2;
 
 	memset(s, 0, sizeof(*s));
-	ret = tt_probe_kernel(&probe, err, sizeof(err));
+	ret = tt_probe_kernel(&probe, env->btf, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tagtrace: %s\n", err);
 		return ret;
@@ -230,20 +259,22 @@ static int session_open(struct tt_session *s, const struct tt_env *env)
 	if (s->nr_cpus <= 0) {
 		fprintf(stderr, "tagtrace: cannot count CPUs: %s\n",
 			strerror(-s->nr_cpus));
+		tt_probe_free(&probe);
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
+	tt_probe_free(&probe);
 	/* Only top and tags read the counters; the process events keep them right. */
 	s->counts = env->cmd == TT_CMD_TOP || env->cmd == TT_CMD_TAGS;
-	s->tlbstate = times_switches(s) && tt_probe_ksym("cpu_tlbstate");
-	/* top --openmetrics exports its counters without the histograms. */
+	s->tlbstate = times_switches(s) && probe.tlbstate && !no_tlbstate;
+	/* top --histograms where switches cannot be timed: counters alone. */
 	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
 		fputs("tagtrace: cannot time switch_mm_irqs_off here (no such function, or -A btf without fentry)\n",
 		      stderr);
 		return -ENOENT;
 	}
 
-	s->skel = tagtrace_bpf__open();
+	s->skel = tagtrace_bpf__open_opts(&opts);
 	if (!s->skel) {
 		ret = -errno;
 		fprintf(stderr, "tagtrace: cannot open the BPF object: %s\n",
@@ -408,6 +439,12 @@ int tt_session_read_hists(const struct tt_session *s,
 	return nr;
 }
 
+static int add_sys(const void *key, const void *value, void *r)
+{
+	return tt_tagreport_add_sys(r, key, *(const __u64 *)value) ?
+	       -ENOMEM : 0;
+}
+
 /*
  * Every process of the snapshot with its tag values, then its untags by
  * system call. A process the tags map has no entry for has none yet.
@@ -418,11 +455,10 @@ int tt_session_read_tags(const struct tt_session *s,
 {
 	int tags = bpf_map__fd(s->skel->maps.tags);
 	int sys = bpf_map__fd(s->skel->maps.syscalls);
-	struct tt_sys_key skey, snext, *pskey = NULL;
 	static struct tt_tags t;
 	struct tt_proc_key key;
 	size_t i;
-	__u64 n;
+	int err;
 
 	tt_tagreport_clear(r);
 	for (i = 0; i < procs->nr; i++) {
@@ -436,14 +472,10 @@ int tt_session_read_tags(const struct tt_session *s,
 				     NULL : &t))
 			return -ENOMEM;
 	}
-	while (!bpf_map_get_next_key(sys, pskey, &snext)) {
-		skey = snext;
-		pskey = &skey;
-		if (bpf_map_lookup_elem(sys, &skey, &n))
-			continue;
-		if (tt_tagreport_add_sys(r, &skey, n))
-			return -ENOMEM;
-	}
+	err = tt_map_walk(sys, sizeof(struct tt_sys_key), sizeof(__u64),
+			  add_sys, r);
+	if (err)
+		return err;
 	tt_tagreport_sort(r);
 	return 0;
 }
@@ -453,51 +485,66 @@ static bool same_proc(const struct tt_proc_key *a, const struct tt_proc_key *b)
 	return a->tgid == b->tgid && a->start_ns == b->start_ns;
 }
 
+/* The system call keys of the processes being forgotten. */
+struct gone {
+	const struct tt_proc_key *procs;
+	size_t nr_procs;
+	struct tt_sys_key *keys;
+	size_t nr, cap;
+};
+
+static int collect_gone(const void *key, const void *value, void *ctx)
+{
+	const struct tt_sys_key *k = key;
+	struct gone *g = ctx;
+	size_t i;
+
+	(void)value;	/* the count: only the keys are needed */
+	for (i = 0; i < g->nr_procs && !same_proc(&k->proc, &g->procs[i]); i++)
+		;
+	if (i == g->nr_procs)
+		return 0;
+	if (g->nr == g->cap) {
+		size_t c = g->cap ? 2 * g->cap : 16;
+		struct tt_sys_key *n = realloc(g->keys, c * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		g->keys = n;
+		g->cap = c;
+	}
+	g->keys[g->nr++] = *k;
+	return 0;
+}
+
 /*
  * Drop processes from every per-process map: their counters, tag values
  * and untags by system call. The system call map is keyed by process and
  * call, so it is walked once for all of them; its keys are collected
- * before any is deleted, as a deleted key would restart the walk.
+ * before any is deleted, as a deleted key would restart a walk.
  */
 int tt_session_forget(const struct tt_session *s,
 		      const struct tt_proc_key *keys, size_t n)
 {
-	int procs = bpf_map__fd(s->skel->maps.procs);
-	int tags = bpf_map__fd(s->skel->maps.tags);
-	int sys = bpf_map__fd(s->skel->maps.syscalls);
-	struct tt_sys_key skey, snext, *pskey = NULL, *gone = NULL;
-	size_t i, nr = 0, cap = 0;
+	struct gone g = { .procs = keys, .nr_procs = n };
+	int err;
 
 	if (!n)
 		return 0;
-	for (i = 0; i < n; i++) {
-		bpf_map_delete_elem(procs, &keys[i]);
-		bpf_map_delete_elem(tags, &keys[i]);
-	}
-	while (!bpf_map_get_next_key(sys, pskey, &snext)) {
-		skey = snext;
-		pskey = &skey;
-		for (i = 0; i < n && !same_proc(&skey.proc, &keys[i]); i++)
-			;
-		if (i == n)
-			continue;
-		if (nr == cap) {
-			size_t c = cap ? 2 * cap : 16;
-			struct tt_sys_key *g = realloc(gone, c * sizeof(*g));
-
-			if (!g) {
-				free(gone);
-				return -ENOMEM;
-			}
-			gone = g;
-			cap = c;
-		}
-		gone[nr++] = skey;
-	}
-	for (i = 0; i < nr; i++)
-		bpf_map_delete_elem(sys, &gone[i]);
-	free(gone);
-	return 0;
+	err = tt_map_delete(bpf_map__fd(s->skel->maps.procs), keys,
+			    sizeof(*keys), n);
+	if (!err)
+		err = tt_map_delete(bpf_map__fd(s->skel->maps.tags), keys,
+				    sizeof(*keys), n);
+	if (!err)
+		err = tt_map_walk(bpf_map__fd(s->skel->maps.syscalls),
+				  sizeof(struct tt_sys_key), sizeof(__u64),
+				  collect_gone, &g);
+	if (!err)
+		err = tt_map_delete(bpf_map__fd(s->skel->maps.syscalls),
+				    g.keys, sizeof(*g.keys), g.nr);
+	free(g.keys);
+	return err;
 }
 
 int tt_session_events_fd(const struct tt_session *s)

@@ -30,6 +30,7 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 		.procs = cur,
 		.hists = hists,
 		.uncounted = uncounted,
+		.hist_asked = env->histograms,
 		.hist_src = s->hist_src,
 	};
 	int err;

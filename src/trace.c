@@ -20,7 +20,20 @@ struct trace_ctx {
 	__u64 bad;
 	bool draining;	/* the last drain: detached, so it ends */
 	bool out_failed;	/* a write failed: format no more */
+	int out_errno;		/* its errno, before libbpf's -EINTR */
 };
+
+/*
+ * tt_out_flush() reads a failed write's cause from errno, which the
+ * callback's STOP_DRAIN (-EINTR) overwrites in ring_buffer__consume():
+ * put it back first.
+ */
+static int flush(const struct trace_ctx *t)
+{
+	if (t->out_failed)
+		errno = t->out_errno;
+	return tt_out_flush(stdout);
+}
 
 /*
  * A negative return makes libbpf stop consuming, after this record: a
@@ -50,6 +63,8 @@ static int on_record(void *ctx, void *data, size_t size)
 	}
 	/* A failed write (the 64 KiB buffer filled): tt_out_flush() says why. */
 	if (ferror(stdout)) {
+		if (!t->out_failed)
+			t->out_errno = errno;
 		t->out_failed = true;
 		return STOP_DRAIN;
 	}
@@ -134,7 +149,7 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		setvbuf(stdout, NULL, _IOFBF, OUT_BUF);
 	if (!env->json)
 		tt_record_header(stdout);
-	out = tt_out_flush(stdout);
+	out = flush(&t);
 	while (!out && !tt_stop_due(stop)) {
 		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb),
 				   tt_now_ns() + POLL_NS);
@@ -146,7 +161,7 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 			break;
 		}
 		err = 0;
-		out = tt_out_flush(stdout);
+		out = flush(&t);
 	}
 	/*
 	 * What was queued when the stop came was traced: print it before the
@@ -160,7 +175,7 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 	t.draining = true;
 	if (!out) {
 		ring_buffer__consume(rb);
-		out = tt_out_flush(stdout);
+		out = flush(&t);
 	}
 	if (out < 0)
 		err = out;

@@ -2,10 +2,11 @@
 # lass-guest.sh lass|nolass|emulate: in the guest, LASS as the kernel runs
 # it. With lass (--cpu lam): the kernel says it turned LASS on and lists it
 # in /proc/cpuinfo; with nolass (--cpu lam --no-lass) or emulate
-# (vsyscall=emulate on --cpu lam) it does not. Then the kernel's own patching of its text, through the user-
-# half mapping text_poke() writes with, while it runs: a trace event's
-# static keys, a kprobe's INT3 and its removal; and what a user process
-# sees (tests/kernel/lass_user.c). Prints TAP (unnumbered); exits non-zero
+# (vsyscall=emulate on --cpu lam) it does not. Then the kernel's own
+# patching of its text, through the user-half mapping text_poke() writes
+# with, while it runs: a trace event's static keys, a kprobe's INT3 and its
+# removal, BPF programs JITed and freed (text_poke_copy(), text_poke_set());
+# and what a user process sees (tests/kernel/lass_user.c). Prints TAP (unnumbered); exits non-zero
 # on any failure (tests/lib/guest-tap.sh).
 . tests/lib/guest-tap.sh
 mode=$1
@@ -13,7 +14,7 @@ T=/sys/kernel/tracing
 
 yes_no() { if [ "$1" = 0 ]; then echo "ok - $2"; else echo "not ok - $2"; fi; }
 
-dmesg | grep -q 'Linear Address Space Separation (LASS) enabled'
+dmesg | grep -q 'x86/cpu: LASS on: '
 on=$?
 grep -qw lass /proc/cpuinfo
 listed=$?
@@ -56,5 +57,16 @@ yes_no $((m != n)) "the kprobe disabled: no hits after ($((m - n)) more)"
 echo '-:lassprobe' >> $T/kprobe_events
 yes_no $((n == 0)) "a kprobe inserted and hit ($n hits)"
 yes_no $(grep -c lassprobe $T/kprobe_events) "the kprobe removed"
+
+# BPF's JIT writes programs with text_poke_copy() and fills a freed one's
+# space with text_poke_set(): count the latter while programs come and go.
+echo > $T/trace
+echo 'p:lasspokeset text_poke_set' > $T/kprobe_events
+echo 1 > $T/events/kprobes/lasspokeset/enable
+build/vm/lass_user bpf
+echo 0 > $T/events/kprobes/lasspokeset/enable
+n=$(grep -c 'lasspokeset:' $T/trace)
+echo '-:lasspokeset' >> $T/kprobe_events
+yes_no $((n == 0)) "freed BPF programs: text_poke_set() filled their space ($n calls)"
 
 build/vm/lass_user "$mode"

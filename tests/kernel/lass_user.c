@@ -11,6 +11,13 @@
  * time of day; a read of that page is refused (vsyscall=xonly, the
  * default), or, with vsyscall=emulate (emulate: which turns LASS off),
  * reads the page. Prints TAP, exits 1 on any failure.
+ *
+ *   lass_user bpf
+ *
+ * loads and closes 16 BPF socket filters: the JIT writes each program
+ * into its pack with text_poke_copy() and, once the program is freed,
+ * fills its space with text_poke_set(), both through text_poke()'s
+ * user-half mapping (the caller counts the text_poke_set() calls).
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -18,7 +25,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
 #include "../lib/tap-check.h"
 
 #define KERNEL_ADDR	0xffffffff81000000UL	/* kernel text, mapped */
@@ -89,12 +99,49 @@ static void expect_fault(const char *what, void (*fn)(void), int lass,
 		      what, addr, seen.si_code, seen.si_addr);
 }
 
+/* "r0 = 0; exit": a socket filter that drops every packet. */
+static int bpf_load_drop_all(void)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = 2;
+	attr.license = (unsigned long)"GPL";
+	return syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+static int bpf_pokes(void)
+{
+	int i, fd, loaded = 0;
+
+	for (i = 0; i < 16; i++) {
+		fd = bpf_load_drop_all();
+		if (fd >= 0) {
+			loaded++;
+			close(fd);
+		}
+	}
+	check(loaded == 16, "16 BPF programs JITed, loaded and closed (%d loaded)",
+	      loaded);
+	/* Freed after a grace period, from a workqueue. */
+	sleep(1);
+	return tap_end();
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
 	struct timeval s;
 	int lass, emulate, sig;
 
+	if (argc == 2 && !strcmp(argv[1], "bpf"))
+		return bpf_pokes();
 	if (argc != 2 || (strcmp(argv[1], "lass") && strcmp(argv[1], "nolass") &&
 			  strcmp(argv[1], "emulate"))) {
 		fprintf(stderr, "usage: lass_user lass|nolass|emulate\n");

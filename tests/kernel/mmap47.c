@@ -14,8 +14,15 @@
  * again in the bottom-up one (ADDR_COMPAT_LAYOUT, re-executed), checks
  * that a 2^48 hint, a length that does not fit below 47 bits, a hugetlbfs
  * file and MAP_FIXED all stay below DEFAULT_MAP_WINDOW, and that
- * 0x00ad000000000100 is not mapped. Prints TAP; exits 1 on a failure.
+ * 0x00ad000000000100 is not mapped. MAP_FIXED_NOREPLACE, shmat() and
+ * mremap() (moved to 2^48, moved onto a range that straddles the boundary,
+ * grown in place across it) fail with ENOMEM there and unmap nothing; an
+ * untagged child shows that each of them maps above 47 bits otherwise.
+ * Before UAI is enabled, a child hits a uprobe set through tracefs on a
+ * function of this program: its uprobes XOL page must lie below 47 bits,
+ * so that it can still enable UAI. Prints TAP; exits 1 on a failure.
  */
+#define _GNU_SOURCE
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/personality.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +46,8 @@
 #define HUGE_2M		(2UL << 20)
 #define POISON_ALIAS	0x00ad000000000100UL	/* LIST_POISON1 under UAI */
 #define HUGETLBFS	"/tmp/mmap47-hugetlbfs"
+#define TRACEFS		"/sys/kernel/tracing"
+#define PAGE		4096UL
 
 static int cpuid_bit(unsigned int leaf, unsigned int sub, int reg, int bit)
 {
@@ -104,6 +114,239 @@ static unsigned long untagged_child_map(unsigned long len, int flags)
 	return addr;
 }
 
+static int enable_uai(void)
+{
+	return arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS) == 0;
+}
+
+/* A page at addr with shmat(): the address, or 0 with errno set. */
+static unsigned long shm_at(unsigned long addr)
+{
+	int id = shmget(IPC_PRIVATE, PAGE, IPC_CREAT | 0600), err;
+	void *p;
+
+	if (id < 0)
+		return 0;
+	p = shmat(id, (void *)addr, 0);
+	err = errno;
+	shmctl(id, IPC_RMID, NULL);
+	errno = err;
+	return p == (void *)-1 ? 0 : (unsigned long)p;
+}
+
+/* mremap() one page to addr: the address, or 0 with errno set. */
+static unsigned long move_to(unsigned long addr)
+{
+	unsigned long src = map(0, PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	void *p;
+
+	if (!src)
+		return 0;
+	p = mremap((void *)src, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   (void *)addr);
+	if (p == MAP_FAILED) {
+		int err = errno;
+
+		munmap((void *)src, PAGE);
+		errno = err;
+		return 0;
+	}
+	return (unsigned long)p;
+}
+
+/*
+ * In an untagged child: which of MAP_FIXED_NOREPLACE, shmat() and a fixed
+ * mremap() map at 2^48 (bits 0, 1, 2 of the answer)?
+ */
+static int untagged_child_fixed(void)
+{
+	int fds[2], status, got = -1;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		got = (map(HINT, PAGE, MAP_PRIVATE | MAP_ANONYMOUS |
+			   MAP_FIXED_NOREPLACE, -1) == HINT) |
+		      (shm_at(HINT + PAGE) == HINT + PAGE) << 1 |
+		      (move_to(HINT + 2 * PAGE) == HINT + 2 * PAGE) << 2;
+		_exit(write(fds[1], &got, sizeof(got)) != sizeof(got));
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], &got, sizeof(got)) != sizeof(got))
+		got = -1;
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return got;
+}
+
+/*
+ * The fixed requests of a UAI mm above 47 bits: refused with ENOMEM, and
+ * nothing below the boundary unmapped on the way. The page below
+ * DEFAULT_MAP_WINDOW is the victim a straddling request would take.
+ */
+static void fixed_checks(const char *layout)
+{
+	unsigned long addr, victim, src;
+	void *p;
+
+	addr = map(HINT, PAGE, MAP_PRIVATE | MAP_ANONYMOUS |
+		   MAP_FIXED_NOREPLACE, -1);
+	report(addr, PAGE);
+	check(!addr && errno == ENOMEM,
+	      "%s: MAP_FIXED_NOREPLACE at 2^48 fails with ENOMEM", layout);
+
+	addr = shm_at(HINT);
+	report(addr, PAGE);
+	check(!addr && errno == ENOMEM,
+	      "%s: shmat() at 2^48 fails with ENOMEM", layout);
+
+	addr = move_to(HINT);
+	report(addr, PAGE);
+	check(!addr && errno == ENOMEM,
+	      "%s: mremap(MREMAP_FIXED) to 2^48 fails with ENOMEM", layout);
+
+	victim = map(WINDOW - PAGE, PAGE, MAP_PRIVATE | MAP_ANONYMOUS |
+		     MAP_FIXED_NOREPLACE, -1);
+	check(victim == WINDOW - PAGE,
+	      "%s: the last page below 47 bits maps (MAP_FIXED_NOREPLACE at %#lx)",
+	      layout, WINDOW - PAGE);
+	if (victim != WINDOW - PAGE)
+		return;
+	*(volatile char *)victim = 0x5a;
+
+	src = map(0, 2 * PAGE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	p = src ? mremap((void *)src, 2 * PAGE, 2 * PAGE,
+			 MREMAP_MAYMOVE | MREMAP_FIXED, (void *)victim) :
+		  MAP_FAILED;
+	if (p == MAP_FAILED)
+		report(0, 2 * PAGE);
+	check(src && p == MAP_FAILED && errno == ENOMEM &&
+	      mapped(victim) && *(volatile char *)victim == 0x5a,
+	      "%s: mremap(MREMAP_FIXED) onto %#lx-%#lx fails with ENOMEM and leaves the page below 47 bits mapped",
+	      layout, victim, victim + 2 * PAGE);
+	if (src && p == MAP_FAILED)
+		munmap((void *)src, 2 * PAGE);
+
+	/* Without the fix above the victim is gone: map it again. */
+	if (!mapped(victim))
+		map(victim, PAGE, MAP_PRIVATE | MAP_ANONYMOUS |
+		    MAP_FIXED_NOREPLACE, -1);
+	p = mremap((void *)victim, PAGE, 2 * PAGE, 0);
+	if (p == MAP_FAILED)
+		report(0, 2 * PAGE);
+	check(p == MAP_FAILED && errno == ENOMEM && mapped(victim) &&
+	      !mapped(victim + PAGE),
+	      "%s: mremap() growing %#lx in place across 47 bits fails with ENOMEM",
+	      layout, victim);
+	munmap((void *)victim, 2 * PAGE);
+}
+
+/*
+ * The function the uprobe is set on. Its first instruction is a plain
+ * move, which x86 does not emulate: hitting the probe single-steps it in
+ * the process's XOL page.
+ */
+unsigned long mmap47_probed(unsigned long x);
+asm(".text\n"
+    ".globl mmap47_probed\n"
+    ".type mmap47_probed, @function\n"
+    "mmap47_probed:\n"
+    "	movq %rdi, %rax\n"
+    "	addq $1, %rax\n"
+    "	ret\n"
+    ".size mmap47_probed, . - mmap47_probed\n");
+
+static int tracefs_write(const char *file, const char *text)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	fd = open(path, O_WRONLY | O_APPEND);
+	if (fd < 0)
+		return 0;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok;
+}
+
+/* The start of the mapping named name in /proc/self/maps, 0 if none. */
+static unsigned long maps_find(const char *name, unsigned long addr,
+			       unsigned long *file_off)
+{
+	unsigned long start, end, off, found = 0;
+	char line[512], perm[8], path[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		path[0] = 0;
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %255s", &start, &end,
+			   perm, &off, path) < 4)
+			continue;
+		if ((name && !strcmp(path, name)) ||
+		    (!name && addr >= start && addr < end)) {
+			found = start;
+			if (file_off)
+				*file_off = off + addr - start;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * A process that hit a uprobe can still enable UAI: its XOL page is below
+ * 47 bits. The probe is on mmap47_probed() in this very file; a child,
+ * not yet tagged, calls it, reads where its XOL page went and enables UAI.
+ */
+static void uprobe_checks(void)
+{
+	unsigned long off = 0, got[3] = { 0, 0, 0 };
+	char exe[256], event[400];
+	int fds[2], status, set;
+	ssize_t n;
+	pid_t pid;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = 0;
+	maps_find(NULL, (unsigned long)mmap47_probed, &off);
+	snprintf(event, sizeof(event), "p:mmap47/xol %s:%#lx\n", exe, off);
+	set = n > 0 && off && tracefs_write("uprobe_events", event) &&
+	      tracefs_write("events/mmap47/xol/enable", "1\n");
+	check(set, "a uprobe is set on mmap47_probed (%s+%#lx) through tracefs",
+	      exe, off);
+	if (!set || pipe(fds))
+		goto out;
+	pid = fork();
+	if (pid == 0) {
+		got[0] = mmap47_probed(41);
+		got[1] = maps_find("[uprobes]", 0, NULL);
+		got[2] = enable_uai() ? 0 : errno;
+		_exit(write(fds[1], got, sizeof(got)) != sizeof(got));
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], got, sizeof(got)) != sizeof(got))
+		memset(got, 0, sizeof(got));
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	printf("# the child's XOL page: %#lx\n", got[1]);
+	check(got[0] == 42 && got[1],
+	      "a child that hit the uprobe has an XOL page ([uprobes])");
+	check(got[1] && got[1] + PAGE <= WINDOW,
+	      "its XOL page lies below 47 bits");
+	check(got[0] == 42 && !got[2],
+	      "it then enables UAI (%s)", got[2] ? strerror(got[2]) : "ok");
+out:
+	tracefs_write("events/mmap47/xol/enable", "0\n");
+	tracefs_write("uprobe_events", "-:mmap47/xol\n");
+}
+
 static void layout_checks(const char *layout)
 {
 	int anon = MAP_PRIVATE | MAP_ANONYMOUS;
@@ -154,6 +397,8 @@ static void layout_checks(const char *layout)
 	check(!addr && errno == ENOMEM,
 	      "%s: MAP_HUGETLB|MAP_FIXED at 2^48 fails with ENOMEM", layout);
 
+	fixed_checks(layout);
+
 	/* Whatever the checks above left mapped: never the poison's alias. */
 	addr = map(POISON_ALIAS & ~(HUGE_2M - 1), HUGE_2M, huge, -1);
 	report(addr, HUGE_2M);
@@ -162,11 +407,6 @@ static void layout_checks(const char *layout)
 	      layout, POISON_ALIAS);
 	if (big)
 		munmap((void *)big, len);
-}
-
-static int enable_uai(void)
-{
-	return arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS) == 0;
 }
 
 int main(int argc, char **argv)
@@ -200,6 +440,9 @@ int main(int argc, char **argv)
 	report(addr, HUGE_2M);
 	check(addr >= (1UL << 47),
 	      "untagged: MAP_HUGETLB with a 2^48 hint maps above 47 bits");
+	check(untagged_child_fixed() == 7,
+	      "untagged: MAP_FIXED_NOREPLACE, shmat() and mremap(MREMAP_FIXED) map at 2^48");
+	uprobe_checks();
 
 	check(enable_uai(), "UAI enabled (ARCH_ENABLE_TAGGED_ADDR; needs mitigations=off)");
 	layout_checks("top-down");

@@ -17,36 +17,44 @@ d=$(mktemp -d) || exit 1
 trap 'rm -rf "$d"' EXIT
 
 # sym FILE [VALUE]: uaccess_ss_sites in the ELF image FILE, as 8 hex
-# digits (little-endian u32); with VALUE, write VALUE there first.
+# digits (little-endian u32); with VALUE, write VALUE there first. Reads
+# the section headers, the symbol table and its strings and the four
+# bytes, not the whole file (vmlinux.o is mostly debug info).
 sym()
 {
 	python3 - "$@" <<'EOF'
 import struct, sys
 path = sys.argv[1]
-with open(path, 'r+b') as f:
-    img = bytearray(f.read())
-    shoff, = struct.unpack_from('<Q', img, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', img, 0x3a)
-    secs = [struct.unpack_from('<IIQQQQIIQQ', img, shoff + i * shentsize)
+
+def at(f, off, size):
+    f.seek(off)
+    return f.read(size)
+
+with open(path, 'r+b' if len(sys.argv) > 2 else 'rb') as f:
+    hdr = at(f, 0, 64)
+    shoff, = struct.unpack_from('<Q', hdr, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', hdr, 0x3a)
+    sh = at(f, shoff, shentsize * shnum)
+    secs = [struct.unpack_from('<IIQQQQIIQQ', sh, i * shentsize)
             for i in range(shnum)]
     for s in secs:
         if s[1] != 2:			# SHT_SYMTAB
             continue
-        strtab = secs[s[6]]
-        for off in range(s[4], s[4] + s[5], 24):
+        syms = at(f, s[4], s[5])
+        strs = at(f, secs[s[6]][4], secs[s[6]][5])
+        for off in range(0, s[5], 24):
             name, info, other, shndx, value, size = \
-                struct.unpack_from('<IBBHQQ', img, off)
-            end = img.index(b'\0', strtab[4] + name)
-            if img[strtab[4] + name:end] != b'uaccess_ss_sites':
+                struct.unpack_from('<IBBHQQ', syms, off)
+            end = strs.index(b'\0', name)
+            if strs[name:end] != b'uaccess_ss_sites':
                 continue
             sec = secs[shndx]
             # Relocatable: value is an offset in the section; else an address.
             pos = sec[4] + value - (sec[3] if sec[3] and value >= sec[3] else 0)
             if len(sys.argv) > 2:
-                struct.pack_into('<I', img, pos, int(sys.argv[2], 16))
                 f.seek(pos)
-                f.write(img[pos:pos + 4])
-            print('%08x' % struct.unpack_from('<I', img, pos))
+                f.write(struct.pack('<I', int(sys.argv[2], 16)))
+            print('%08x' % struct.unpack('<I', at(f, pos, 4))[0])
             sys.exit(0)
 sys.exit(1)
 EOF

@@ -26,6 +26,8 @@
 #include <linux/futex.h>
 #include <linux/io_uring.h>
 
+#include "uring-one.h"
+
 struct uctx {
 	int p[2];	/* a pipe, both ends non-blocking */
 	int q[2];	/* a second pipe */
@@ -147,54 +149,18 @@ static inline long up_futex_wait(struct uctx *c, void *p)
 
 /*
  * A minimal io_uring: one IORING_OP_READ of fd into buf. The CQE's res,
- * or -1000 and less if the ring itself failed.
+ * or -10001 and less if the ring itself failed.
  */
 static inline int uring_read(int fd, void *buf, unsigned int len)
 {
-	struct io_uring_params p = { 0 };
-	struct io_uring_sqe *sqes;
-	struct io_uring_cqe *cqe;
-	unsigned int *tail, head;
-	size_t sz, sqes_sz;
-	int ring, res = -1003;
-	char *sq;
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_READ,
+		.fd = fd,
+		.addr = (uintptr_t)buf,
+		.len = len,
+	};
 
-	ring = syscall(__NR_io_uring_setup, 4, &p);
-	if (ring < 0)
-		return -1001;
-	sz = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
-	if (p.cq_off.cqes + p.cq_entries * sizeof(*cqe) > sz)
-		sz = p.cq_off.cqes + p.cq_entries * sizeof(*cqe);
-	sqes_sz = p.sq_entries * sizeof(*sqes);
-	sq = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-		  ring, IORING_OFF_SQ_RING);
-	sqes = mmap(NULL, sqes_sz, PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
-	if (!(p.features & IORING_FEAT_SINGLE_MMAP) || sq == MAP_FAILED ||
-	    sqes == MAP_FAILED) {
-		close(ring);
-		return -1002;
-	}
-	tail = (unsigned int *)(sq + p.sq_off.tail);
-	memset(&sqes[0], 0, sizeof(sqes[0]));
-	sqes[0].opcode = IORING_OP_READ;
-	sqes[0].fd = fd;
-	sqes[0].addr = (uintptr_t)buf;
-	sqes[0].len = len;
-	((unsigned int *)(sq + p.sq_off.array))
-		[*tail & *(unsigned int *)(sq + p.sq_off.ring_mask)] = 0;
-	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
-	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS,
-		    NULL, 0) >= 0) {
-		head = *(unsigned int *)(sq + p.cq_off.head);
-		cqe = (struct io_uring_cqe *)(sq + p.cq_off.cqes) +
-		      (head & *(unsigned int *)(sq + p.cq_off.ring_mask));
-		res = cqe->res;
-	}
-	munmap(sq, sz);
-	munmap(sqes, sqes_sz);
-	close(ring);
-	return res;
+	return uring_one(&sqe);
 }
 
 /* io_uring: IORING_OP_READ with the SQE's addr at p */

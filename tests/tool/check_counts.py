@@ -113,10 +113,13 @@ def trace_counts(records):
 
 
 def top_counts(reports):
-    """The last report's totals: (pid, kind) -> count."""
+    """Each process's totals in the last report that has it: (pid, kind)
+    -> count. A process that exited early is pruned after TT_PRUNE_AFTER
+    idle reports, and on a loaded host the workload can outlast that: its
+    last row holds its final totals."""
     counts = Counter()
-    if reports:
-        for p in reports[-1]["processes"]:
+    for r in reports:
+        for p in r["processes"]:
             for k in KINDS:
                 if k in p["total"]:  # left out: no source, unknown
                     counts[p["pid"], k] = p["total"][k]

@@ -1,10 +1,13 @@
 #!/usr/bin/python3
-"""check_openmetrics.py FILE TOP_JSON [--tag-values]: FILE is strict
-OpenMetrics text and its counters equal the last report of `tagtrace top
---json` (TOP_JSON), which was written from the same snapshot. With
---tag-values (top was given it) FILE has tagtrace_tag_values, adding up to
-each process's untag and fault counts; without, it has no such family.
-Prints TAP, unnumbered.
+"""check_openmetrics.py FILE TOP_JSON [--tag-values] [--histograms]: FILE
+is strict OpenMetrics text and its counters equal the last report of
+`tagtrace top --json` (TOP_JSON), which was written from the same
+snapshot. A process's samples are labelled with its pid and start_ns
+alone; its comm and mode are in tagtrace_process_info, equal to top's.
+With --tag-values (top was given it) FILE has tagtrace_tag_values, adding
+up to each process's untag and fault counts; without, it has no such
+family. With --histograms it has the switch_mm histograms (where switches
+can be timed) and their source; without, neither. Prints TAP, unnumbered.
 
 The parser follows the OpenMetrics 1.0 text format: metadata lines before
 their family's samples, each family once, counter samples named
@@ -118,7 +121,11 @@ def check_histogram(fam, samples):
 
 def main():
     path, top_path = sys.argv[1:3]
-    tag_values = sys.argv[3:4] == ["--tag-values"]
+    flags = set(sys.argv[3:])
+    if flags - {"--tag-values", "--histograms"}:
+        sys.exit(f"usage: {sys.argv[0]} FILE TOP_JSON [--tag-values] [--histograms]")
+    tag_values = "--tag-values" in flags
+    hists = "--histograms" in flags
     try:
         with open(path) as f:
             families, errors = parse(f.read())
@@ -133,9 +140,25 @@ def main():
              "gp": "tagtrace_tagged_gps"}
     sources = {l["event"]: l["source"] for _, l, _ in
                families.get("tagtrace_source_info", {}).get("samples", [])}
-    ok(set(sources) == set(names) | {"switch_time"} and
+    ok(set(sources) == set(names) | ({"switch_time"} if hists else set()) and
        all(sources[k] == last["sources"][k] for k in names),
-       "tagtrace_source_info names every event's source, as top --json does", sources)
+       "tagtrace_source_info names every event's source, as top --json does"
+       + (", and the histograms'" if hists else ""), sources)
+    # A process is its pid and start time: nothing that changes in its life.
+    extra = {"tagtrace_tag_values": {"event", "tag"}}
+    bad = [f"{fam}: {sorted(l)}" for fam, f in families.items()
+           for _, l, _ in f["samples"] if "pid" in l and
+           fam != "tagtrace_process_info" and
+           set(l) != {"pid", "start_ns"} | extra.get(fam, set())]
+    ok(not bad, "process samples are labelled pid and start_ns alone", *bad[:5])
+    info = {}
+    for _, l, v in families.get("tagtrace_process_info", {}).get("samples", []):
+        info.setdefault(int(l["pid"]), []).append((l.get("comm"), l.get("mode"), v))
+    want = {p["pid"]: [(p["comm"], p["mode"], 1.0)] for p in last["processes"]}
+    ok(info == want and want, "tagtrace_process_info has each process's comm and "
+       f"mode as top --json ({len(want)} processes)",
+       *[f"pid {p}: file {info.get(p)}, top {want.get(p)}"
+         for p in set(info) | set(want) if info.get(p) != want.get(p)][:5])
     bad, compared = [], 0
     for kind, fam in names.items():
         if sources.get(kind) == "unavailable":
@@ -175,7 +198,10 @@ def main():
            *bad[:10])
     hist = families.get("tagtrace_switch_mm_seconds", {}).get("samples", [])
     counts = sum(v for n, _, v in hist if n.endswith("_count"))
-    if sources.get("switch_time") == "unavailable":
+    if not hists:
+        ok("tagtrace_switch_mm_seconds" not in families,
+           "no switch_mm histograms without --histograms")
+    elif sources.get("switch_time") == "unavailable":
         ok("tagtrace_switch_mm_seconds" not in families,
            "no switch_mm histograms where switches cannot be timed")
     else:

@@ -23,7 +23,7 @@ LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
 COUNTERS = {"ctrl": "tagtrace_ctrl_calls_total", "untag": "tagtrace_untags_total",
             "switch": "tagtrace_mode_switches_total",
             "fault": "tagtrace_tagged_faults_total", "gp": "tagtrace_tagged_gps_total"}
-OTHERS = ["tagtrace_source_info", "tagtrace_process_tag_bits",
+OTHERS = ["tagtrace_source_info", "tagtrace_process_info", "tagtrace_process_tag_bits",
           "tagtrace_uncounted_events_total", "tagtrace_switch_mm_seconds_bucket",
           "tagtrace_switch_mm_seconds_count", "tagtrace_switch_mm_seconds_sum"]
 
@@ -81,9 +81,14 @@ def main():
     ok(gps.get(w["untagged_pid"]) == g,
        f"the untagged process's {g} tagged dereferences arrive as its #GPs",
        gps.get(w["untagged_pid"]))
-    bits = {int(l["pid"]): (l["mode"], v) for l, v in series.get("tagtrace_process_tag_bits", [])}
-    ok(bits.get(w["pingpong_pid"], ("none", 0))[1] == 6,
+    bits = {int(l["pid"]): v for l, v in series.get("tagtrace_process_tag_bits", [])}
+    ok(bits.get(w["pingpong_pid"]) == 6,
        "the tagged worker's 6 tag bits arrive", bits.get(w["pingpong_pid"]))
+    info = {int(l["pid"]): (l.get("comm"), l.get("mode"))
+            for l, _ in series.get("tagtrace_process_info", [])}
+    want = {p["pid"]: (p["comm"], p["mode"]) for p in last["processes"]}
+    ok(info == want, "tagtrace_process_info arrives with each process's comm and mode",
+       *[f"pid {p}: {info.get(p)} != {want.get(p)}" for p in want if info.get(p) != want.get(p)][:5])
     counts = sum(v for _, v in series.get("tagtrace_switch_mm_seconds_count", []))
     inf = sum(v for l, v in series.get("tagtrace_switch_mm_seconds_bucket", [])
               if l.get("le") == "+Inf")

@@ -17,7 +17,7 @@ $NE --web.listen-address=127.0.0.1:9100 --collector.disable-defaults \
 	--collector.textfile --collector.textfile.directory=$d/textfile \
 	> $d/ne.log 2>&1 &
 np=$!
-$TT top --json -i 1 --openmetrics $d/textfile/tagtrace.prom > $d/top.json 2> $d/top.err &
+$TT top --json -i 1 --openmetrics $d/textfile/tagtrace.prom --histograms > $d/top.json 2> $d/top.err &
 tp=$!
 started $d/top.err "Ctrl-C"
 $W "$@" > $d/workload.out

@@ -23,7 +23,7 @@ else
 fi
 $TT trace --json -A "$A" > $d/trace.json 2> $d/trace.err &
 tp=$!
-$TT top --json -A "$A" -i 1 --openmetrics $d/tagtrace.prom > $d/top.json 2> $d/top.err &
+$TT top --json -A "$A" -i 1 --openmetrics $d/tagtrace.prom --histograms > $d/top.json 2> $d/top.err &
 pp=$!
 $TT tags --json -A "$A" -i 1 > $d/tags.json 2> $d/tags.err &
 gp=$!
@@ -44,7 +44,7 @@ sed 's/^/# /' $d/trace.err $d/top.err $d/tags.err
 	echo "not ok - tagtrace trace, top and tags exit 0 on SIGINT: $src"
 r=0
 python3 tests/tool/check_counts.py fallback $d "$N" 0 "$K" "$F" "$G" "$A" || r=1
-python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json || r=1
+python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json --histograms || r=1
 # tags on the fallbacks: fault tags counted as top counts faults, untags
 # (no source) left out as top leaves them out, not reported as 0.
 python3 - $d/tags.json $d/top.json $d/workload.out "$F" <<'PY' || r=1

@@ -14,7 +14,7 @@ echo 1 > $T/tracing_on
 
 $TT hist --json -c tagged_workload -i 1 > $d/hist.json 2> $d/hist.err &
 hp=$!
-$TT top --json -i 1 --openmetrics $d/tagtrace.prom --tag-values > $d/top.json 2> $d/top.err &
+$TT top --json -i 1 --openmetrics $d/tagtrace.prom --tag-values --histograms > $d/top.json 2> $d/top.err &
 tp=$!
 started $d/hist.err "Ctrl-C" && started $d/top.err "Ctrl-C"
 $W "$@" > $d/workload.out
@@ -47,4 +47,4 @@ if [ "$total" = "$kprobes" ] && [ "$kprobes" -gt 0 ]; then
 else
 	echo "not ok - hist: $total switch_mm calls, the kprobe event counted $kprobes"
 fi
-python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json --tag-values
+python3 tests/tool/check_openmetrics.py $d/tagtrace.prom $d/top.json --tag-values --histograms

@@ -3,7 +3,7 @@
  * tagloop: one process whose tagging events are known exactly, for
  * tagtrace's filter and process-identity tests.
  *
- *   tagloop N [--pages | --reads] [--thread NAME] [--exec PATH]
+ *   tagloop N [--pages | --reads | --until FILE] [--thread NAME] [--exec PATH]
  *
  * N > 0: enable tagging (arch_prctl, so upstream LAM works too), then one
  * ARCH_GET_UNTAG_MASK query and N uname() calls through a tagged buffer:
@@ -15,7 +15,9 @@
  * none through a tagged pointer. N = 0: the query alone. --thread makes the
  * query and the calls in a second thread named NAME (tagging is enabled
  * before it exists, as LAM requires) while the process keeps its own name.
- * --exec then execs PATH (a tagged process is untagged again).
+ * --exec then execs PATH (a tagged process is untagged again). --until
+ * goes on with uname() calls, past N, until FILE exists (looked for every
+ * 1024 calls), then prints "calls=TOTAL".
  * Prints "pid=PID" first; exits 0 when every call behaved.
  */
 #define _GNU_SOURCE
@@ -32,7 +34,8 @@
 
 #include "../lib/tagging.h"
 
-static long calls;
+static long calls, made;
+static const char *until;
 static bool pages, reads;
 static int zero_fd;
 static struct utsname u;
@@ -60,7 +63,8 @@ static void *work(void *name)
 		prctl(PR_SET_NAME, name);
 	if (arch_prctl(ARCH_GET_UNTAG_MASK, (unsigned long)&mask))
 		return (void *)1;
-	for (i = 0; i < calls; i++) {
+	for (i = 0; i < calls || (until && (i % 1024 || access(until, F_OK)));
+	     i++) {
 		char *page = region + i * 4096L;
 
 		if (pages) {
@@ -73,6 +77,7 @@ static void *work(void *name)
 			return (void *)3;
 		}
 	}
+	made = i;
 	return NULL;
 }
 
@@ -97,17 +102,22 @@ int main(int argc, char **argv)
 			thread = argv[++i];
 		else if (!strcmp(argv[i], "--exec") && i + 1 < argc)
 			exec = argv[++i];
+		else if (!strcmp(argv[i], "--until") && i + 1 < argc)
+			until = argv[++i];
 		else
 			goto usage;
 	}
+	if (until && (pages || reads || !calls))
+		goto usage;
 	printf("pid=%d\n", getpid());
 	fflush(stdout);
 	memset(&u, 0, sizeof(u));	/* no fault at a tagged address */
 	zero_fd = open("/dev/zero", O_RDONLY);
 	if (zero_fd < 0)
 		return 1;
-	region = mmap(NULL, (calls + 1) * 4096L, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* A page a call for --pages and --reads; uname() needs none. */
+	region = mmap(NULL, (pages || reads ? calls + 1 : 1) * 4096L,
+		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (region == MAP_FAILED)
 		return 1;
 	if (calls && arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS)) {
@@ -125,6 +135,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tagloop: step %ld failed\n", (long)ret);
 		return 1;
 	}
+	if (until)
+		printf("calls=%ld\n", made);
 	if (exec) {
 		execl(exec, exec, (char *)NULL);
 		perror("tagloop: exec");
@@ -132,6 +144,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: tagloop N [--pages | --reads] [--thread NAME] [--exec PATH]\n");
+	fprintf(stderr, "usage: tagloop N [--pages | --reads | --until FILE] [--thread NAME] [--exec PATH]\n");
 	return 2;
 }

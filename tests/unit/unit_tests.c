@@ -20,6 +20,8 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <linux/btf.h>
+#include <bpf/btf.h>
 #include "tap.h"
 #include "clock.h"
 #include "caps.h"
@@ -433,6 +435,16 @@ static void test_cli_top_hist(void)
 	if (ACCEPT(&env, "top", "--openmetrics", "f.prom", "--tag-values"))
 		ok(env.tag_values && !strcmp(env.openmetrics, "f.prom"),
 		   "top --openmetrics FILE --tag-values");
+	if (ACCEPT(&env, "top", "--openmetrics", "f.prom"))
+		ok(!env.histograms && !env.btf,
+		   "top --openmetrics: no histograms unless asked, no --btf");
+	if (ACCEPT(&env, "trace", "--btf", "/tmp/v.btf"))
+		is_str(env.btf, "/tmp/v.btf", "trace --btf FILE");
+	if (ACCEPT(&env, "hist", "--btf=v.btf"))
+		is_str(env.btf, "v.btf", "hist --btf=FILE");
+	if (ACCEPT(&env, "top", "--openmetrics", "f.prom", "--histograms"))
+		ok(env.histograms && !env.tag_values,
+		   "top --openmetrics FILE --histograms");
 }
 
 static void test_cli_errors(void)
@@ -509,6 +521,11 @@ static void test_cli_errors(void)
 	REJECT("trace's option to hist", "hist", "-d", "1");
 	REJECT("trace's option to hist", "hist", "--ringbuf-size", "4K");
 	REJECT("--tag-values without --openmetrics", "top", "--tag-values");
+	REJECT("--histograms without --openmetrics", "top", "--histograms");
+	REJECT("empty --btf", "tags", "--btf", "");
+	REJECT("--btf without FILE", "top", "--btf");
+	REJECT("top's option to hist", "hist", "--histograms");
+	REJECT("top's option to trace", "trace", "--histograms");
 	REJECT("top's option to tags", "tags", "--openmetrics", "f");
 	REJECT("top's option to tags", "tags", "--tag-values");
 	REJECT("trace's option to tags", "tags", "-e", "untag");
@@ -975,6 +992,19 @@ static void test_ksyms_has(void)
 	ok(!has_string(all, "cpu_tlb"), "ksyms_has: a prefix is not the symbol");
 	ok(!has_string(all, "D"), "ksyms_has: the type column is not a name");
 	ok(!has_string("", "cpu_tlbstate"), "ksyms_has: empty stream");
+	{
+		const char *const names[] = { "helper", "cpu_tlb",
+					      "cpu_tlbstate", "absent" };
+		bool found[4];
+		FILE *f = fmemopen((void *)all, strlen(all), "r");
+
+		if (!f)
+			die("fmemopen");
+		ksyms_find(f, names, found, 4);
+		fclose(f);
+		ok(found[0] && !found[1] && found[2] && !found[3],
+		   "ksyms_find: several names in one pass, each whole");
+	}
 }
 
 /* ---- record.c ----------------------------------------------------------- */
@@ -2392,8 +2422,8 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 	return true;
 }
 
-#define OM_LABELS_4242	"{pid=\"4242\",start_ns=\"0\",comm=\"a\\\"b\\\\c\"}"
-#define OM_LABELS_7	"{pid=\"7\",start_ns=\"0\",comm=\"redis-server\"}"
+#define OM_LABELS_4242	"{pid=\"4242\",start_ns=\"0\"}"
+#define OM_LABELS_7	"{pid=\"7\",start_ns=\"0\"}"
 #define OM_BUCKET(le, n) \
 	"tagtrace_switch_mm_seconds_bucket{prev_mode=\"none\"," \
 	"next_mode=\"lam_u57\",same_mm=\"0\",le=\"" le "\"} " n "\n"
@@ -2419,9 +2449,12 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 #define OM_GP_META \
 	"# TYPE tagtrace_tagged_gps counter\n" \
 	"# HELP tagtrace_tagged_gps General protection faults from tagged pointers\n"
+#define OM_INFO_META \
+	"# TYPE tagtrace_process_info gauge\n" \
+	"# HELP tagtrace_process_info A process's name and tagging mode, as of its last event\n"
 #define OM_BITS_META \
 	"# TYPE tagtrace_process_tag_bits gauge\n" \
-	"# HELP tagtrace_process_tag_bits Tag bits the process has, by mode, as of its last event\n"
+	"# HELP tagtrace_process_tag_bits Tag bits the process has, as of its last event\n"
 #define OM_UNCOUNTED_META \
 	"# TYPE tagtrace_uncounted_events counter\n" \
 	"# HELP tagtrace_uncounted_events Events not counted: a process, tag value or histogram map was full\n"
@@ -2463,11 +2496,14 @@ static const char om_want[] =
 	OM_GP_META
 	"tagtrace_tagged_gps_total" OM_LABELS_4242 " 5\n"
 	"tagtrace_tagged_gps_total" OM_LABELS_7 " 0\n"
+	OM_INFO_META
+	"tagtrace_process_info{pid=\"4242\",start_ns=\"0\",comm=\"a\\\"b\\\\c\","
+	"mode=\"lam_u57\"} 1\n"
+	"tagtrace_process_info{pid=\"7\",start_ns=\"0\",comm=\"redis-server\","
+	"mode=\"none\"} 1\n"
 	OM_BITS_META
-	"tagtrace_process_tag_bits{pid=\"4242\",start_ns=\"0\",comm=\"a\\\"b\\\\c\","
-	"mode=\"lam_u57\"} 6\n"
-	"tagtrace_process_tag_bits{pid=\"7\",start_ns=\"0\",comm=\"redis-server\","
-	"mode=\"none\"} 0\n"
+	"tagtrace_process_tag_bits" OM_LABELS_4242 " 6\n"
+	"tagtrace_process_tag_bits" OM_LABELS_7 " 0\n"
 	OM_UNCOUNTED_META
 	"tagtrace_uncounted_events_total 3\n"
 	OM_HIST_META
@@ -2530,6 +2566,7 @@ static struct tt_export om_export(const struct tt_snapshot *s,
 {
 	struct tt_export x = { .procs = s, .hists = h, .nr_hists = nr,
 			       .uncounted = uncounted,
+			       .hist_asked = true,
 			       .hist_src = TT_SRC_FENTRY };
 
 	memcpy(x.src, src_all, sizeof(x.src));
@@ -2588,7 +2625,7 @@ static void test_openmetrics_text(void)
 	struct tt_snapshot s = { 0 };
 	struct tt_hist_entry h;
 	char les[TT_HIST_SLOTS + 2][32];
-	char *t;
+	char *t, *t2;
 	int n, b, bad;
 
 	om_fixture(&s, &h);
@@ -2643,9 +2680,9 @@ static void test_openmetrics_text(void)
 			 l ? (int)strcspn(l, "\n") : 0, l ? l : "");
 		tap_quote("got:", line);
 	}
-	ok(strstr(t, "tagtrace_process_tag_bits{pid=\"9\",start_ns=\"0\","
+	ok(strstr(t, "tagtrace_process_info{pid=\"9\",start_ns=\"0\","
 		  "comm=\"abcdefghijklmn") != NULL,
-	   "tt_openmetrics: the gauge is there for that process");
+	   "tt_openmetrics: the info gauge is there for that process");
 	free(t);
 
 	/* No processes, no histograms: metadata, the uncounted sample, EOF. */
@@ -2654,7 +2691,8 @@ static void test_openmetrics_text(void)
 	is_str(t,
 	       OM_SOURCES_ALL
 	       OM_CTRL_META OM_UNTAG_META OM_SWITCH_META OM_FAULT_META
-	       OM_FWT_META OM_GP_META OM_BITS_META OM_UNCOUNTED_META
+	       OM_FWT_META OM_GP_META OM_INFO_META OM_BITS_META
+	       OM_UNCOUNTED_META
 	       "tagtrace_uncounted_events_total 0\n"
 	       OM_HIST_META "# EOF\n",
 	       "tt_openmetrics: empty snapshot, every family's metadata only");
@@ -2665,12 +2703,40 @@ static void test_openmetrics_text(void)
 	add_key(&s, 5, 100, proc("same", TT_MODE_LAM_U57, 6, 1, 0, 0, 0, 0), true);
 	add_key(&s, 5, 200, proc("same", TT_MODE_NONE, 0, 2, 0, 0, 0, 0), false);
 	t = om_text(&s, NULL, 0, 0);
-	ok(strstr(t, "tagtrace_ctrl_calls_total{pid=\"5\",start_ns=\"100\","
-		  "comm=\"same\"} 1\n") &&
-	   strstr(t, "tagtrace_ctrl_calls_total{pid=\"5\",start_ns=\"200\","
-		  "comm=\"same\"} 2\n"),
+	ok(strstr(t, "tagtrace_ctrl_calls_total{pid=\"5\",start_ns=\"100\"} 1\n") &&
+	   strstr(t, "tagtrace_ctrl_calls_total{pid=\"5\",start_ns=\"200\"} 2\n") &&
+	   strstr(t, "tagtrace_process_info{pid=\"5\",start_ns=\"100\","
+		  "comm=\"same\",mode=\"lam_u57\"} 1\n") &&
+	   strstr(t, "tagtrace_process_info{pid=\"5\",start_ns=\"200\","
+		  "comm=\"same\",mode=\"none\"} 1\n"),
 	   "tt_openmetrics: one PID reused under one name, two distinct series");
 	free(t);
+
+	/*
+	 * Renamed at exec, its tagging reset: the counter and gauge samples
+	 * keep their labels; only the info sample says what changed.
+	 */
+	tt_snapshot_clear(&s);
+	add_key(&s, 6, 300, proc("before", TT_MODE_LAM_U57, 6, 1, 2, 0, 0, 0),
+		false);
+	t = om_text(&s, NULL, 0, 0);
+	tt_snapshot_clear(&s);
+	add_key(&s, 6, 300, proc("after", TT_MODE_NONE, 0, 2, 5, 0, 0, 0),
+		false);
+	t2 = om_text(&s, NULL, 0, 0);
+	ok(strstr(t, "tagtrace_untags_total{pid=\"6\",start_ns=\"300\"} 2\n") &&
+	   strstr(t2, "tagtrace_untags_total{pid=\"6\",start_ns=\"300\"} 5\n") &&
+	   strstr(t, "tagtrace_process_tag_bits{pid=\"6\",start_ns=\"300\"} 6\n") &&
+	   strstr(t2, "tagtrace_process_tag_bits{pid=\"6\",start_ns=\"300\"} 0\n"),
+	   "tt_openmetrics: a process renamed at exec keeps its series");
+	ok(strstr(t, "tagtrace_process_info{pid=\"6\",start_ns=\"300\","
+		  "comm=\"before\",mode=\"lam_u57\"} 1\n") &&
+	   strstr(t2, "tagtrace_process_info{pid=\"6\",start_ns=\"300\","
+		  "comm=\"after\",mode=\"none\"} 1\n") &&
+	   !strstr(t2, "before") && !strstr(t, "after"),
+	   "tt_openmetrics: its name and mode are in tagtrace_process_info alone");
+	free(t);
+	free(t2);
 
 	/* Newline in a label value escaped as \n; same_mm="1". */
 	tt_snapshot_clear(&s);
@@ -2680,8 +2746,8 @@ static void test_openmetrics_text(void)
 	h.key.next_mode = TT_MODE_UAI;
 	h.key.same_mm = 1;
 	t = om_text(&s, &h, 1, 0);
-	ok(strstr(t, "tagtrace_ctrl_calls_total{pid=\"1\",start_ns=\"0\","
-		  "comm=\"x\\ny\"} 0\n") != NULL,
+	ok(strstr(t, "tagtrace_process_info{pid=\"1\",start_ns=\"0\","
+		  "comm=\"x\\ny\",mode=\"none\"} 1\n") != NULL,
 	   "tt_openmetrics: newline in comm escaped as \\n");
 	ok(strstr(t, "tagtrace_switch_mm_seconds_bucket{prev_mode=\"uai\","
 		  "next_mode=\"uai\",same_mm=\"1\",le=\"0.000000001\"} 0\n") != NULL,
@@ -2868,13 +2934,25 @@ static void test_openmetrics_unknown(void)
 	       "tagtrace_tagged_faults_total" OM_LABELS_7 " 0\n"
 	       OM_FWT_META
 	       "tagtrace_faults_with_tag_total" OM_LABELS_7 " 0\n"
+	       OM_INFO_META
+	       "tagtrace_process_info{pid=\"7\",start_ns=\"0\",comm=\"redis-server\","
+	       "mode=\"none\"} 1\n"
 	       OM_BITS_META
-	       "tagtrace_process_tag_bits{pid=\"7\",start_ns=\"0\",comm=\"redis-server\","
-	       "mode=\"none\"} 0\n"
+	       "tagtrace_process_tag_bits" OM_LABELS_7 " 0\n"
 	       OM_UNCOUNTED_META
 	       "tagtrace_uncounted_events_total 0\n"
 	       "# EOF\n",
 	       "tt_openmetrics: no family for an event without a source or for untimed switches; sources say why");
+	free(t);
+
+	/* Without --histograms: no switch_time source and no histograms. */
+	x = om_export(&s, NULL, 0, 0);
+	x.hist_asked = false;
+	x.hist_src = TT_SRC_NONE;
+	t = om_text_x(&x);
+	ok(!strstr(t, "switch_time") && !strstr(t, "switch_mm_seconds") &&
+	   strstr(t, "tagtrace_source_info{event=\"gp\",source=\"" OM_TP "\"} 1\n# TYPE tagtrace_ctrl_calls counter\n"),
+	   "tt_openmetrics: histograms not asked for: neither family nor source");
 	free(t);
 	tt_snapshot_free(&s);
 }
@@ -2887,24 +2965,51 @@ static void test_openmetrics(void)
 	test_openmetrics_file();
 }
 
-/* ---- the kernel BTF's string section, searched for names ------------ */
+/* ---- names in a BTF, each as the kind it must be -------------------- */
 
-static void test_btf_strings(void)
+static void test_btf_find(void)
 {
-	/* "", a name, a longer name it begins, its prefix; no NUL at the end */
-	static const char strs[] = "\0do_arch_prctl_64\0switch_mm_irqs_off_x"
-				   "\0switch_mm\0btf_trace_tagged_addr_gp";
-	const char *const names[] = { "do_arch_prctl_64", "switch_mm_irqs_off",
-				      "switch_mm", "btf_trace_tagged_addr_gp",
-				      "" };
-	bool found[5];
+	/*
+	 * The strings are all there, but only some as the right kind: a
+	 * struct member cpu_tlbstate, a FUNC switch_mm_irqs_off_x, a FUNC
+	 * named like the tracepoint's typedef.
+	 */
+	const struct tt_btf_name names[] = {
+		{ "btf_trace_tagged_addr_untag", BTF_KIND_TYPEDEF },
+		{ "btf_trace_tagged_addr_gp", BTF_KIND_TYPEDEF },
+		{ "do_arch_prctl_64", BTF_KIND_FUNC },
+		{ "switch_mm_irqs_off", BTF_KIND_FUNC },
+		{ "cpu_tlbstate", BTF_KIND_VAR },
+		{ "cpu_tlbstate", BTF_KIND_VAR },
+	};
+	struct btf *btf = btf__new_empty();
+	bool found[6];
+	int i, st, fn, proto;
 
-	tt_btf_find_strings(strs, sizeof(strs) - 1, names, found, 5);
-	ok(found[0], "a whole string is found");
-	ok(!found[1], "the start of a longer string is not");
-	ok(found[2], "a string that another begins with is found");
-	ok(!found[3], "a last string without its NUL is not");
-	ok(found[4], "the empty first string is found");
+	if (!btf)
+		die("btf__new_empty");
+	i = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	btf__add_typedef(btf, "btf_trace_tagged_addr_untag", i);
+	proto = btf__add_func_proto(btf, i);
+	btf__add_func(btf, "btf_trace_tagged_addr_gp", BTF_FUNC_GLOBAL, proto);
+	fn = btf__add_func(btf, "do_arch_prctl_64", BTF_FUNC_GLOBAL, proto);
+	btf__add_func(btf, "switch_mm_irqs_off_x", BTF_FUNC_GLOBAL, proto);
+	st = btf__add_struct(btf, "holder", 4);
+	btf__add_field(btf, "cpu_tlbstate", i, 0, 0);
+	if (fn < 0 || st < 0)
+		die("btf__add_*");
+	tt_btf_find(btf, names, found, 5);
+	ok(found[0], "tt_btf_find: a tracepoint's typedef");
+	ok(!found[1], "tt_btf_find: a FUNC is not a typedef of the same name");
+	ok(found[2], "tt_btf_find: a FUNC");
+	ok(!found[3], "tt_btf_find: the start of a longer name is not the FUNC");
+	ok(!found[4], "tt_btf_find: a member is not a VAR of the same name");
+	btf__add_var(btf, "cpu_tlbstate", BTF_VAR_GLOBAL_ALLOCATED, i);
+	tt_btf_find(btf, names + 4, found + 5, 1);
+	ok(found[5], "tt_btf_find: a VAR");
+	tt_btf_find(NULL, names, found, 1);
+	ok(!found[0], "tt_btf_find: no BTF, nothing found");
+	btf__free(btf);
 }
 
 /* ---- tags: tag values, system calls, their report ------------------- */
@@ -3145,10 +3250,10 @@ static void test_openmetrics_tag_values(void)
 	x.tags = &r;
 	t = om_text_x(&x);
 	ok(strstr(t, "# TYPE tagtrace_tag_values counter\n") &&
-	   strstr(t, "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",comm=\"hw\",event=\"untag\",tag=\"1\"} 3\n"
-		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",comm=\"hw\",event=\"untag\",tag=\"63\"} 2\n"
-		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",comm=\"hw\",event=\"fault\",tag=\"0\"} 3\n"
-		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",comm=\"hw\",event=\"fault\",tag=\"1\"} 1\n# TYPE"),
+	   strstr(t, "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",event=\"untag\",tag=\"1\"} 3\n"
+		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",event=\"untag\",tag=\"63\"} 2\n"
+		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",event=\"fault\",tag=\"0\"} 3\n"
+		  "tagtrace_tag_values_total{pid=\"10\",start_ns=\"5\",event=\"fault\",tag=\"1\"} 1\n# TYPE"),
 	   "tt_openmetrics: tag values asked for, only those seen");
 	if (!ok(!strstr(t, "pid=\"11\""),
 		"tt_openmetrics: a process without tags has no tag series"))
@@ -3345,7 +3450,7 @@ int main(void)
 	test_caps();
 	test_openmetrics();
 	test_sysnames();
-	test_btf_strings();
+	test_btf_find();
 	test_tagfmt();
 	test_tagreport_many();
 	test_tagreport_interval();

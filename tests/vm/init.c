@@ -7,6 +7,10 @@
  * into its run directory with the host's cwd and environment, sends the
  * command's output to the second serial port, and reports the exit status
  * through QEMU's isa-debug-exit port. The kernel log stays on ttyS0.
+ *
+ * The arm64 rig (tests/vm/run --arch arm64, QEMU's virt machine) has one
+ * PL011 for the kernel log and no I/O ports: there the output goes to a
+ * virtio console and the status only to the kernel log's "exit N" line.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __x86_64__
 #include <sys/io.h>
+#endif
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -24,8 +30,12 @@
 #include <termios.h>
 #include <unistd.h>
 
+#ifdef __x86_64__
 #define DEBUG_EXIT_PORT	0xf4
 #define OUT_TTY		"/dev/ttyS1"
+#else
+#define OUT_TTY		"/dev/hvc0"
+#endif
 #define HOST_TMP	"/run/host-tmp"
 
 static void say(const char *fmt, ...)
@@ -171,11 +181,16 @@ static void report_and_halt(int status, int out)
 	fputc('\n', stderr);
 	say("exit %d", status);
 	fflush(stderr);
+#ifdef DEBUG_EXIT_PORT
 	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0)
 		outb(status, DEBUG_EXIT_PORT);
 	else
 		say("ioperm: %s", strerror(errno));
-	/* No ACPI in the guest: a reboot ends QEMU, which runs -no-reboot. */
+#endif
+	/*
+	 * No ACPI in the x86 guest, PSCI on arm64: a reboot ends QEMU, which
+	 * runs -no-reboot.
+	 */
 	reboot(RB_AUTOBOOT);
 	for (;;)
 		pause();

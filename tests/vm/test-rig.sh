@@ -117,6 +117,25 @@ case $err in *"--cpu wants none, lam or uai"*) ok 0 "and says which values are v
 "$rig" --smp 0 -- true > /dev/null 2>&1
 is "$?" 252 "--smp 0 is refused"
 
+# The arm64 rig (--arch arm64): the x86-only options and other
+# architectures are rig errors, said before anything boots.
+err=$("$rig" --arch riscv64 -- true 2>&1); rc=$?
+is "$rc:$err" "252:tests/vm/run: --arch wants x86_64 or arm64, not 'riscv64'" \
+	"an unknown --arch is a rig error"
+for opt in "--cpu lam" --la57 --no-lass; do
+	# shellcheck disable=SC2086
+	err=$("$rig" --arch arm64 $opt -- true 2>&1); rc=$?
+	is "$rc:$err" "252:tests/vm/run: --arch arm64 takes no --cpu, --la57, --no-lass or --bare" \
+		"--arch arm64 with $opt is a rig error"
+done
+# An arm64 guest: the status comes from the init's console line alone.
+out=$("$rig" --arch arm64 -- build/vm-arm64/tags_test 2>/dev/null); rc=$?
+is "$rc" 0 "an arm64 guest runs a static arm64 program and returns its status"
+case $out in *"ok 1 "*) ok 0 "and its output comes back on stdout" ;;
+*) ok 1 "and its output comes back on stdout" "$out" ;; esac
+TAGGED_EXPECT=none "$rig" --arch arm64 -- build/vm-arm64/tags_test > /dev/null 2>&1
+is "$?" 1 "a failing arm64 program's status is the rig's (tags_test told no tagging is offered)"
+
 out=$("$rig" --smp 2 --mem 768 -- sh -c 'nproc; grep MemTotal /proc/meminfo' 2>/dev/null)
 case $out in
 2*MemTotal:*) mem=$(echo "$out" | awk '/MemTotal/ { print int($2 / 1024) }')

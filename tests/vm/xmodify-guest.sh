@@ -13,7 +13,8 @@
 # switches: TTWU_QUEUE, WAKEUP_PREEMPTION, NEXT_BUDDY). A vCPU that keeps
 # a translation of bytes text_poke_bp() has since replaced runs an INT3
 # nobody claims, and the rig reports the guest's "Oops: int3" (exit 250).
-# QEMU 7.2 without tests/vm/qemu/0013 did so in most runs: see the README.
+# QEMU 7.2 without tests/vm/qemu/0014 ("close the window in which a
+# translation outlives a code store") did so in most runs: see the README.
 # Prints TAP: every write to sched/features and to the event's enable
 # succeeded, the storms fired untag events while it was on, each
 # sleeper switched in and out, and every storm and sleeper lived to the

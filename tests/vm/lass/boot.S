@@ -246,6 +246,62 @@ probe_push_ac:
 	ret
 
 /*
+ * Instructions with a stack reference and a reference through DS, of the
+ * other access kind: PUSH and CALL of a memory operand at addr (a load)
+ * onto a good stack (a store), POP from a good stack (a load) into one (a
+ * store); and PUSH of a memory operand through %rbp = addr, and POP and
+ * LEAVE with RSP or RBP = addr, which only make stack references.
+ */
+	.globl probe_push_mem
+probe_push_mem:
+	LANDING
+	pushq (%rdi)
+	movq landing_rsp(%rip), %rsp
+	RESULT
+	ret
+	.globl probe_call_mem
+probe_call_mem:
+	LANDING
+	call *(%rdi)
+	RESULT
+	ret
+	.globl probe_pop_mem
+probe_pop_mem:
+	LANDING
+	pushq $0
+	popq (%rdi)
+	RESULT
+	ret
+	.globl probe_push_ss_mem
+probe_push_ss_mem:
+	pushq %rbp
+	LANDING
+	movq %rdi, %rbp
+	pushq 0(%rbp)
+	movq landing_rsp(%rip), %rsp
+	RESULT
+	popq %rbp
+	ret
+	.globl probe_pop
+probe_pop:
+	LANDING
+	movq %rdi, %rsp
+	popq %rax
+	movq landing_rsp(%rip), %rsp
+	RESULT
+	ret
+	.globl probe_leave
+probe_leave:
+	pushq %rbp
+	LANDING
+	movq %rdi, %rbp
+	leave
+	movq landing_rsp(%rip), %rsp
+	RESULT
+	popq %rbp
+	ret
+
+/*
  * DS loaded from the LDT (selector 4: index 0, TI=1), which lass.c puts in
  * the user half: an implicit supervisor access, with EFLAGS.AC set or not
  */

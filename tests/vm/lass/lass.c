@@ -19,6 +19,12 @@
  * column from CPUID, so the same binary runs on `--cpu lam` (LASS) and on
  * `--cpu lam --no-lass`, where setting CR4.LASS must raise #GP. Prints TAP
  * on COM1 and exits through isa-debug-exit: 0 if every check passed.
+ *
+ * A non-canonical address has one answer on every CPU, LASS, LAM or
+ * neither: #SS(0) for a stack reference (SDM vol. 3, "Interrupt 12 - Stack
+ * Fault Exception"), #GP(0) otherwise, also in an instruction that makes
+ * both kinds of reference (PUSH and CALL of a memory operand, POP into
+ * one): check_noncanonical().
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -85,6 +91,12 @@ unsigned long probe_load_ss_ac(unsigned long addr);
 unsigned long probe_fetch(unsigned long addr);
 unsigned long probe_push(unsigned long rsp);
 unsigned long probe_push_ac(unsigned long rsp);
+unsigned long probe_push_mem(unsigned long addr);
+unsigned long probe_call_mem(unsigned long addr);
+unsigned long probe_pop_mem(unsigned long addr);
+unsigned long probe_push_ss_mem(unsigned long addr);
+unsigned long probe_pop(unsigned long rsp);
+unsigned long probe_leave(unsigned long rbp);
 unsigned long probe_ldt(void);
 unsigned long probe_ldt_ac(void);
 unsigned long probe_write_cr4(unsigned long cr4);
@@ -326,6 +338,40 @@ static void setup_traps(void)
 	asm volatile("lldt %w0" : : "r" (LDT_SEL));
 }
 
+/*
+ * Addresses that are not canonical with 4- or 5-level paging, with bit 63
+ * set (a supervisor address for LASS) or clear (a user one), so that LASS
+ * has nothing to say about the supervisor's or the user's accesses.
+ */
+#define NC_HIGH		0x8000000000001000UL
+#define NC_LOW		0x4000000000001000UL
+
+static void check_noncanonical(void)
+{
+	check("non-canonical: supervisor load", probe_load(NC_HIGH), GP, 0);
+	check("non-canonical: supervisor stack load (%rbp)",
+	      probe_load_ss(NC_HIGH), SS, 0);
+	check("non-canonical: supervisor PUSH", probe_push(NC_HIGH + 256), SS, 0);
+	check("non-canonical: supervisor POP", probe_pop(NC_HIGH), SS, 0);
+	check("non-canonical: supervisor LEAVE (%rbp)", probe_leave(NC_HIGH), SS, 0);
+	check("non-canonical: supervisor PUSH of a stack operand (%rbp)",
+	      probe_push_ss_mem(NC_HIGH), SS, 0);
+	check("non-canonical: supervisor PUSH of a DS operand, good stack",
+	      probe_push_mem(NC_HIGH), GP, 0);
+	check("non-canonical: supervisor CALL through a DS operand, good stack",
+	      probe_call_mem(NC_HIGH), GP, 0);
+	check("non-canonical: supervisor POP into a DS operand, good stack",
+	      probe_pop_mem(NC_HIGH), GP, 0);
+	check("non-canonical: user load",
+	      probe_user(LOW(ustub_load), NC_LOW), GP, 1);
+	check("non-canonical: user stack load (%rbp)",
+	      probe_user(LOW(ustub_load_ss), NC_LOW), SS, 1);
+	check("non-canonical: user PUSH",
+	      probe_user(LOW(ustub_push), NC_LOW + 256), SS, 1);
+	check("non-canonical: user IRETQ's stack (a helper's access)",
+	      probe_user(LOW(ustub_iret), NC_LOW + 256), SS, 1);
+}
+
 void lass_main(void)
 {
 	unsigned long k_low = LOW(user_data), k_high = (unsigned long)&kernel_data;
@@ -393,6 +439,7 @@ void lass_main(void)
 	      lass ? SS : PF, 1);
 	check("user load from the user half", probe_user(u_load, k_low), NONE, 1);
 	check("user fetch from the user half", probe_user(u_fetch, ret_low), NONE, 1);
+	check_noncanonical();
 
 	/* CR4.SMAP clear: supervisor data accesses are not checked, fetches are. */
 	write_cr4(cr4 & ~X86_CR4_SMAP);
