@@ -391,7 +391,7 @@ check-tool: rig tagtrace modules-rig $(UNIT)/unit_tests
 	$(Q)prove --exec '' --merge --directives -v $(UNIT)/unit_tests tests/tool/test-*.sh
 
 ## check-rig        only the rig's own tests
-check-rig: rig
+check-rig: rig rig-arm64
 	$(Q)prove --exec '' --merge --directives -v tests/vm/test-rig.sh
 
 ## check-emulation  only the LAM/UAI emulation tests
@@ -399,7 +399,7 @@ check-emulation: rig
 	$(Q)prove --exec '' --merge --directives -v tests/vm/test-emulation.sh
 
 ## check-kernel     only the kernel ABI tests (tests/kernel/)
-check-kernel: rig
+check-kernel: rig rig-arm64 modules-rig
 	$(Q)prove --exec '' --merge --directives -v tests/kernel/test-*.sh
 
 ## demo             boot a LAM guest: tagtrace traces a tagging allocator (< 1 min)
