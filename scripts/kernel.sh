@@ -57,22 +57,22 @@ import_tree "$up" upstream "$LINUX_SOURCE_VERSION" unpack
 case $variant in
 tagged)
 	tree=$build/linux
-	patches=("$top"/kernel/series/*.patch) ;;
+	patches=("$top"/kernel/series/*/*.patch) ;;
 notrace)
 	tree=$build/linux-notrace
 	patches=()
-	for p in "$top"/kernel/series/*.patch; do
+	for p in "$top"/kernel/series/*/*.patch; do
 		case $p in *-tracepoint.patch) ;; *) patches+=("$p") ;; esac
 	done ;;
 debug)
 	tree=$build/linux-$variant
-	patches=("$top"/kernel/series/*.patch) ;;
+	patches=("$top"/kernel/series/*/*.patch) ;;
 baseline)
 	tree=$build/linux-baseline
 	patches=() ;;
 arm64)
 	tree=$build/linux-arm64
-	patches=("$top"/kernel/series/*.patch) ;;
+	patches=("$top"/kernel/series/*/*.patch) ;;
 upstream)
 	tree=$up ;;
 *)

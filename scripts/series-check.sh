@@ -1,5 +1,6 @@
 #!/bin/bash
-# Prove every patch of kernel/series/ on its own: apply them one at a time
+# Prove every patch of kernel/series/ on its own: apply them one at a time,
+# series after series in the order they apply (kernel/series/*/),
 # to a scratch worktree (build/linux-check), build bzImage after each, run
 # checkpatch --strict on each, build an i386 tinyconfig bzImage after each
 # (32-bit x86 shares the headers the series changes), compile the arm64
@@ -8,11 +9,13 @@
 # kselftests a patch touches (x86, mm/tags) against the tree's own headers,
 # failing on any compiler warning in the files the patch changes, and build
 # an x86_64 tinyconfig bzImage without CONFIG_ADDRESS_MASKING after each
-# (every x86_64 kernel before patch 42 that has CPU_MITIGATIONS). Then
+# (every x86_64 kernel before the LASS/policy series lifts the
+# ADDRESS_MASKING dependency on !CPU_MITIGATIONS). Then
 # build the whole series in the guest configuration without
 # CONFIG_ADDRESS_MASKING.
 # Long (a full kernel rebuild per patch that changes a widely included
 # header); not part of `make check`. Prints one line per patch.
+# Patches are numbered 1..42 across the series, in the order they apply.
 # SERIES_RESUME=N starts proving at patch N, keeping build/linux-check as an
 # earlier run left it if it holds patches 1..N-1 or 1..N (else it applies
 # 1..N-1 unbuilt): for a run cut short. SERIES_LAST=M stops after patch M,
@@ -65,7 +68,7 @@ fi
 
 # The configuration every per-patch build uses (re-applied on resume, as
 # the last step of a run turns ADDRESS_MASKING off). Mitigations off: until
-# patch 42 ADDRESS_MASKING depends on !CPU_MITIGATIONS, and the tagging code
+# the LASS/policy series ADDRESS_MASKING depends on !CPU_MITIGATIONS, and the tagging code
 # must build at every patch. The guest kernel (make kernel) builds the
 # whole series with both on.
 "$tree/scripts/config" --file "$tree/.config" --disable CPU_MITIGATIONS \
@@ -111,25 +114,26 @@ if ! grep -q '^CONFIG_X86_64=y' "$noam/.config" ||
 fi
 
 fail=0
-for p in "$top"/kernel/series/*.patch; do
-	n=$(basename "$p" .patch)
-	num=$((10#${n%%-*}))
+num=0
+for p in "$top"/kernel/series/*/*.patch; do
+	num=$((num + 1))
+	n=$(basename "$(dirname "$p")")/$(basename "$p" .patch)
 	[ "$last" -eq 0 ] || [ "$num" -le "$last" ] || break
 	if [ "$num" -gt "$applied" ]; then
 		git -C "$tree" am -q --keep-cr "$p"
 	fi
 	[ "$num" -ge "$resume" ] || continue
 	t0=$SECONDS
-	x86=$(build_x86 "$logs/$n.x86.log")
+	x86=$(build_x86 "$logs/${n//\//_}.x86.log")
 	[ "$x86" = ok ] || fail=1
 	cp=$(perl "$tree/scripts/checkpatch.pl" --no-tree --strict --terse "$p" 2>/dev/null |
 	     grep -cE 'ERROR|WARNING|CHECK' || true)
 	git -C "$arm_src" checkout -q --detach "$(git -C "$tree" rev-parse HEAD)"
 	[ -f "$i386/.config" ] ||
 		make -C "$arm_src" -s O="$i386" ARCH=i386 tinyconfig > /dev/null 2>&1 || true
-	i386r=$(build_tiny "$i386" i386 "$logs/$n.i386.log")
+	i386r=$(build_tiny "$i386" i386 "$logs/${n//\//_}.i386.log")
 	[ "$i386r" = ok ] || fail=1
-	noamr=$(build_tiny "$noam" x86_64 "$logs/$n.noam.log")
+	noamr=$(build_tiny "$noam" x86_64 "$logs/${n//\//_}.noam.log")
 	[ "$noamr" = ok ] || fail=1
 	arm64=-
 	if grep -q '^+++ b/arch/arm64/\|^+++ b/kernel/' "$p"; then
@@ -141,7 +145,7 @@ for p in "$top"/kernel/series/*.patch; do
 		       sed 's|^+++ b/||; s|\.c$|.o|' | tr '\n' ' ')
 		if make -C "$arm_src" O="$arm" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 			CC="ccache aarch64-linux-gnu-gcc" -j"$(nproc)" $objs \
-			> "$logs/$n.arm64.log" 2>&1; then
+			> "$logs/${n//\//_}.arm64.log" 2>&1; then
 			arm64=ok
 		else
 			arm64=FAIL; fail=1
@@ -155,12 +159,12 @@ for p in "$top"/kernel/series/*.patch; do
 		srcs=$(grep -o '^+++ b/tools/testing/selftests/.*\.c$' "$p" |
 		       sed 's|^+++ b/tools/testing/selftests/||' || true)
 		kst=ok
-		if make -C "$tree" -s headers > "$logs/$n.kselftest.log" 2>&1 &&
+		if make -C "$tree" -s headers > "$logs/${n//\//_}.kselftest.log" 2>&1 &&
 		   make -C "$tree/tools/testing/selftests" TARGETS="$targets" \
-			>> "$logs/$n.kselftest.log" 2>&1; then
+			>> "$logs/${n//\//_}.kselftest.log" 2>&1; then
 			for s in $srcs; do
 				if grep -qE "(^|/)${s##*/}:[0-9]+:[0-9]+: warning:" \
-					"$logs/$n.kselftest.log"; then
+					"$logs/${n//\//_}.kselftest.log"; then
 					kst=WARN; fail=1
 				fi
 			done

@@ -1,6 +1,6 @@
 #!/bin/bash
 # PR_SET_TAGGED_ADDR_CTRL proves its result pointers writable without
-# writing them (kernel/series 0013, check_tagged_addr_geometry(), which
+# writing them (kernel/series 2/0001, check_tagged_addr_geometry(), which
 # x86 and arm64 share): an enable that fails with EFAULT on its offset
 # pointer leaves *nr_bits unwritten, as a hardware write watchpoint on it
 # shows (tests/kernel/geometry_nowrite.c). A probe that stored the value

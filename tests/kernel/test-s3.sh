@@ -1,8 +1,9 @@
 #!/bin/bash
 # Suspend to RAM (ACPI S3) by a process with tagging enabled, which uses
 # its tagged pointer again as soon as its write to /sys/power/state
-# returns (tests/kernel/s3_tagged.c; kernel/series/0001). The wakeup code
-# brings the boot CPU back in that process's mm, CR3 with its LAM bits.
+# returns (tests/kernel/s3_tagged.c; kernel/series/1-lam-resume-fix). The
+# wakeup code brings the boot CPU back in that process's mm, CR3 with its
+# LAM bits.
 # - Upstream 6.12 on --cpu lam (LAM offered: CPU_MITIGATIONS off):
 #   initialize_tlbstate_and_flush() WARNs twice (tlb.c:709 and :710, in
 #   that process, CR3 holding LAM_U57) and writes CR3 without LAM; the

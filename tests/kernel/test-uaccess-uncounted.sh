@@ -1,6 +1,6 @@
 #!/bin/bash
 # The series' count of user accesses UAI does not untag (uaccess_ss_sites,
-# kernel/series 0012) fails closed: as compiled it holds "not counted"
+# kernel/series 3/0011) fails closed: as compiled it holds "not counted"
 # (0xffffffff), which the boot CPU's UAI probe refuses like a non-zero
 # count, and only arch/x86/tools/uaccess_ss, run after the link by
 # Makefile.postlink, turns it into the count (0 in the guest kernel). So

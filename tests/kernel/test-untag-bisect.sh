@@ -12,7 +12,8 @@
 # (build/untag-bisect), and the hook's call sites (relocations against
 # __SCT__tagged_addr_untag_call_<reg>) are counted: the count of each
 # object must be the same at every patch. UNTAG_BISECT_SERIES=DIR checks
-# the patches in DIR instead. Host only; a few minutes.
+# the series in DIR (a directory per series, as kernel/series/) instead.
+# Host only; a few minutes.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
@@ -26,7 +27,7 @@ if [ ! -d "$up/.git" ] || [ ! -f build/linux/.config ]; then
 	tap_done
 	exit
 fi
-mapfile -t patches < <(ls "$series"/[0-9]*.patch)
+mapfile -t patches < <(ls "$series"/*/[0-9]*.patch)
 first=
 for i in "${!patches[@]}"; do
 	case ${patches[$i]} in *tagged_addr_untag-tracepoint.patch) first=$i ;; esac

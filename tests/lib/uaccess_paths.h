@@ -184,7 +184,7 @@ static inline long up_uring_read(struct uctx *c, void *p)
  * events, futex_get_value_locked()) run after a check and strip nothing.
  *
  * check_only: the call checks the pointer (access_ok()) and never uses it.
- * On LAM hardware the user limit is 2^63 - PAGE_SIZE (kernel/series/0039),
+ * On LAM hardware the user limit is 2^63 - PAGE_SIZE (kernel/series 5/0010),
  * so there a non-canonical pointer with bit 63 clear passes and is treated
  * as an unmapped one is: futex_wake wakes nobody and returns 0.
  */

@@ -2,7 +2,7 @@
 # Guest side, on a kernel that refuses LAM on a CPU that has it (--cpu lam
 # --no-lass, mitigations on): the kernel's LAM selftest must skip
 # (KSFT_SKIP, exit 4) and say why, instead of failing every case because
-# it trusted CPUID (kernel/series 0043). Prints TAP; exits 1 on a failure.
+# it trusted CPUID (kernel/series 5/0013). Prints TAP; exits 1 on a failure.
 lam=${1:-build/vm/lam}
 out=$("$lam" 2>&1)
 status=$?
