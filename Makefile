@@ -93,8 +93,8 @@ check-debug: rig tagtrace kernel-debug
 
 ## qemu             QEMU 7.2 + tests/vm/qemu/*.patch (LAM/UAI emulation), ~6 min cold
 qemu: deps
-	$(Q)$(STEP) qemu "QEMU 7.2 from Debian's source + LAM/UAI emulation" \
-		"6 min cold, 1 min cached" $(BUILD)/logs/qemu.log -- scripts/qemu.sh
+	$(Q)$(STEP) qemu "QEMU 7.2 from Debian's source + LAM/UAI/LASS emulation, aarch64 for the arm64 rig" \
+		"6 min cold (x86), +aarch64; 1 min cached" $(BUILD)/logs/qemu.log -- scripts/qemu.sh
 
 ## qemu-series      tests/vm/qemu/ as a git-am-able mbox in build/series/qemu/ (SIGNOFF="Name <mail>")
 qemu-series: qemu
@@ -110,7 +110,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
-	$(VMBIN)/lam_online $(VMBIN)/s3_tagged
+	$(VMBIN)/lam_online $(VMBIN)/s3_tagged $(VMBIN)/u48 $(VMBIN)/pmlen
 
 # ---- the arm64 rig (tests/vm/run --arch arm64): static arm64 programs -------
 VMA64   := $(BUILD)/vm-arm64
@@ -121,13 +121,19 @@ MTEDIR  := $(A64TREE)/tools/testing/selftests/arm64/mte
 
 ## rig-arm64        the arm64 guest's init and test programs (needs `make kernel-arm64`)
 rig-arm64: $(VMA64)/tagtrace-init $(VMA64)/arm64_uabi $(VMA64)/tags_test \
-	$(VMA64)/check_prctl
+	$(VMA64)/check_prctl $(VMA64)/pmlen $(VMA64)/check_tags_inclusion \
+	$(VMA64)/check_mmap_options $(VMA64)/check_buffer_fill \
+	$(VMA64)/check_child_memory
 
 $(VMA64)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
 	$(Q)$(A64CC) $(CFLAGS) -static -o $@ $<
 
 $(VMA64)/arm64_uabi: tests/kernel/arm64_uabi.c tests/lib/tap-check.h $(A64HDR)/linux/prctl.h
+	@mkdir -p $(@D)
+	$(Q)$(A64CC) $(CFLAGS) -static -isystem $(A64HDR) -o $@ $<
+
+$(VMA64)/pmlen: tests/kernel/pmlen.c tests/lib/tap-check.h $(A64HDR)/linux/prctl.h
 	@mkdir -p $(@D)
 	$(Q)$(A64CC) $(CFLAGS) -static -isystem $(A64HDR) -o $@ $<
 
@@ -150,7 +156,8 @@ $(MTEDIR)/check_prctl.c:
 # kbuild writes its objects beside them.
 MODSRC := $(wildcard tests/kernel/modules/*)
 MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko \
-	  $(VMBIN)/modules/lam_online.ko $(VMBIN)/modules/nmi_untag.ko
+	  $(VMBIN)/modules/lam_online.ko $(VMBIN)/modules/nmi_untag.ko \
+	  $(VMBIN)/modules/u48_usemm.ko
 modules-rig: $(MODKO)
 $(MODKO) &: $(MODSRC) $(KTREE)/Module.symvers
 	$(Q)rm -rf $(VMBIN)/modules && mkdir -p $(VMBIN)/modules && \
@@ -218,6 +225,14 @@ $(VMBIN)/ua_write: tests/kernel/ua_write.c tests/lib/tagging.h
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/mmap47: tests/kernel/mmap47.c tests/lib/tagging.h tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/u48: tests/kernel/u48.c tests/lib/tagging.h tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/pmlen: tests/kernel/pmlen.c tests/lib/tap-check.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

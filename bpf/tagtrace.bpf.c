@@ -83,6 +83,15 @@ struct {
 	__type(value, __u64);
 } syscalls SEC(".maps");
 
+/* Tag values past the tags map's array (LAM_U48), sparse and bounded. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TT_WIDE_TAGS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct tt_wide_key);
+	__type(value, __u64);
+} wide_tags SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, TT_HIST_KEYS);
@@ -377,6 +386,19 @@ static __always_inline int current_syscall(void)
 	return regs->orig_ax;
 }
 
+/* A tag value past the dense array: its own entry in wide_tags. */
+static __always_inline void wide_tag_add(struct tt_proc_key *proc,
+					 __u32 kind, __u64 tag)
+{
+	static const __u64 zero;
+	struct tt_wide_key key = { .proc = *proc, .kind = kind, .tag = tag };
+	__u64 *n;
+
+	n = lookup_or_init(&wide_tags, &key, &zero, TT_STAT_WIDE_FULL);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
 /* Tag values (tags only): kind TT_EV_UNTAG or TT_EV_FAULT. */
 static __always_inline void tags_add(__u32 kind, __u64 tag)
 {
@@ -388,12 +410,11 @@ static __always_inline void tags_add(__u32 kind, __u64 tag)
 		return;
 	key = current_key();
 	t = lookup_or_init(&tags, &key, &zero, TT_STAT_TAGS_FULL);
-	/* A field wider than 6 bits (never granted) is not counted either. */
 	barrier_var(tag);	/* the verifier must see this very check */
 	if (!t)
 		return;
 	if (tag >= TT_TAG_VALUES) {
-		stat_inc(TT_STAT_TAGS_FULL);
+		wide_tag_add(&key, kind, tag);
 		return;
 	}
 	if (kind == TT_EV_UNTAG)
@@ -597,8 +618,14 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
 	return 0;
 }
 
+/*
+ * A fault. The kernel's event names the pointer the faulting instruction
+ * used where it has the field (has_pointer; pointer 0: not known), and
+ * the register heuristic guesses it on kernels without.
+ */
 static __always_inline int handle_fault(__u64 address, __u64 untagged,
-					__u64 error_code, __u64 ip, int mode)
+					__u64 error_code, __u64 ip, int mode,
+					__u64 pointer, bool has_pointer)
 {
 	struct tt_record r = {
 		.fault = { address, untagged, error_code, ip, mode },
@@ -607,9 +634,14 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 
 	if (!wanted())
 		return 0;
-	r.fault.tagged = fault_pointer(address, untagged, error_code);
-	if (r.fault.tagged)
-		r.fault.tag = tag_of(r.fault.tagged);
+	if (!has_pointer)
+		pointer = fault_pointer(address, untagged, error_code);
+	else if (address != untagged)
+		pointer = address;	/* CR2 kept the tag */
+	if (pointer && tag_of(pointer)) {
+		r.fault.tagged = pointer;
+		r.fault.tag = tag_of(pointer);
+	}
 	p = count(TT_EV_FAULT, mode, -1);
 	if (p && r.fault.tag)
 		__sync_fetch_and_add(&p->tagged_faults, 1);
@@ -659,9 +691,30 @@ TAGGED_ADDR_TP(mode_switch,
 	       int prev_mode, int next_mode, unsigned long cr3_lam,
 	       bool efer_written)
 
-TAGGED_ADDR_TP(fault, handle_fault(address, untagged, error_code, ip, mode),
+/* The fault event before it had pointer: the register heuristic. */
+TAGGED_ADDR_TP(fault,
+	       handle_fault(address, untagged, error_code, ip, mode, 0, false),
 	       unsigned long address, unsigned long untagged,
 	       unsigned long error_code, unsigned long ip, int mode)
+
+/* With pointer: the operand the kernel decoded from the instruction. */
+SEC("tp_btf/tagged_addr_fault")
+int BPF_PROG(fault_ptr_btf, unsigned long address, unsigned long untagged,
+	     unsigned long error_code, unsigned long ip, int mode,
+	     unsigned long pointer)
+{
+	return handle_fault(address, untagged, error_code, ip, mode, pointer,
+			    true);
+}
+
+SEC("raw_tp/tagged_addr_fault")
+int BPF_PROG(fault_ptr_raw, unsigned long address, unsigned long untagged,
+	     unsigned long error_code, unsigned long ip, int mode,
+	     unsigned long pointer)
+{
+	return handle_fault(address, untagged, error_code, ip, mode, pointer,
+			    true);
+}
 
 TAGGED_ADDR_TP(gp, handle_gp(ip, address, mode, trapnr),
 	       unsigned long ip, unsigned long address, int mode, int trapnr)
@@ -988,7 +1041,7 @@ static __always_inline int pf_user(__u64 address, struct pt_regs *regs,
 	if (mode == TT_MODE_NONE && !(address >> 57))
 		return 0;
 	return handle_fault(address, address & mm_untag_mask(mm), error_code,
-			    BPF_CORE_READ(regs, ip), mode);
+			    BPF_CORE_READ(regs, ip), mode, 0, false);
 }
 
 SEC("tp_btf/page_fault_user")

@@ -11,10 +11,15 @@
 #define TT_COMM_LEN	16
 #define TT_HIST_SLOTS	32	/* log2 buckets of nanoseconds */
 /*
- * Tag values counted per process: the series grants 6 bits (at 57) on LAM
- * and UAI alike, so 0-63; tag 0 is an untagged pointer.
+ * Tag values counted per process in a dense array: LAM_U57 and UAI grant
+ * 6 bits (at 57), so 0-63; tag 0 is an untagged pointer. LAM_U48's 15 bits
+ * (at 48) give 32768 values: those past the array go to the wide_tags map,
+ * a sparse count per (process, event kind, value) bounded at TT_WIDE_TAGS
+ * entries, whose overflow is counted in stats[TT_STAT_WIDE_FULL].
  */
 #define TT_TAG_VALUES	64
+#define TT_TAG_VALUES_MAX	32768	/* 15 bits */
+#define TT_WIDE_TAGS	16384
 #define TT_NO_SYSCALL	(-1)	/* kernel, io_uring thread; user mode */
 
 /* Event kinds: ring buffer record type, counter index, -e names. */
@@ -125,7 +130,7 @@ struct tt_fault {
 	__u64 ip;
 	__s32 mode;
 	__u32 tag;		/* the tag the faulting pointer carried; 0: none */
-	__u64 tagged;		/* that pointer (a register's value), or 0 */
+	__u64 tagged;		/* that pointer (event field or register), or 0 */
 };
 
 struct tt_gp {
@@ -177,6 +182,13 @@ struct tt_proc {
 struct tt_tags {
 	__u64 untag[TT_TAG_VALUES];	/* untag events, by tag stripped */
 	__u64 fault[TT_TAG_VALUES];	/* faults, by tag carried (0: none) */
+};
+
+/* wide_tags map key: a tag value >= TT_TAG_VALUES of a process's events. */
+struct tt_wide_key {
+	struct tt_proc_key proc;
+	__u32 kind;			/* TT_EV_UNTAG or TT_EV_FAULT */
+	__u32 tag;
 };
 
 /* Untag events of a process by the system call that carried the pointer. */
@@ -231,6 +243,7 @@ enum tt_stat {
 	 * an NMI-time event while an update was under way), not full.
 	 */
 	TT_STAT_BUSY,
+	TT_STAT_WIDE_FULL,	/* tag values >= 64 not counted: wide_tags full */
 	TT_STAT_MAX,
 };
 

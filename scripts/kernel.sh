@@ -3,9 +3,10 @@
 #
 #   scripts/kernel.sh tagged     build/linux:          kernel/series/ applied
 #   scripts/kernel.sh upstream   build/linux-upstream: the pristine source
-#   scripts/kernel.sh notrace    build/linux-notrace:  the series without its
-#                                tracepoint patches (*-tracepoint.patch), the
-#                                baseline of tests/bench/trace-overhead.sh
+#   scripts/kernel.sh notrace    build/linux-notrace:  the series without their
+#                                tracepoint patches (notrace_patches in
+#                                lib.sh), the baseline of
+#                                tests/bench/trace-overhead.sh
 #   scripts/kernel.sh debug      build/linux-debug:    the series with KASAN,
 #                                lockdep and DEBUG_VM (kernel/config/debug/)
 #   scripts/kernel.sh baseline   build/linux-baseline: the pristine source with
@@ -60,10 +61,7 @@ tagged)
 	patches=("$top"/kernel/series/*/*.patch) ;;
 notrace)
 	tree=$build/linux-notrace
-	patches=()
-	for p in "$top"/kernel/series/*/*.patch; do
-		case $p in *-tracepoint.patch) ;; *) patches+=("$p") ;; esac
-	done ;;
+	mapfile -t patches < <(notrace_patches) ;;
 debug)
 	tree=$build/linux-$variant
 	patches=("$top"/kernel/series/*/*.patch) ;;

@@ -95,6 +95,22 @@ apply_series()
 	[ ${#want[@]} -eq 0 ] || printf '%s\n' "${want[@]}" > "$state"
 }
 
+# notrace_patches: the series without their tracepoint patches, one path a
+# line, in the order they apply (make kernel-notrace, the baseline of
+# tests/bench/trace-overhead.sh): every *-tracepoint.patch, and series 6
+# (LAM_U48), whose kernel patch extends the events' code and so needs them.
+notrace_patches()
+{
+	local p
+
+	for p in "$top"/kernel/series/*/*.patch; do
+		case $p in
+		*-tracepoint.patch|*/6-lam-u48/*) ;;
+		*) printf '%s\n' "$p" ;;
+		esac
+	done
+}
+
 # check_signed WHO TREE BASE N SIGNOFF: after `git am` of a series into
 # TREE, BASE..HEAD must be N commits, each authored and signed off by
 # SIGNOFF; otherwise say so as WHO and fail.

@@ -24,6 +24,7 @@ STANDALONE=(
 	-non-canonical-FS-and-GS-b
 	-accel-tcg-read-a-page-s-code-dirty
 	-accel-tcg-close-the-window
+	-target-arm-look-up-a-granule
 )
 src=$build/qemu-src
 [ -d "$src/.git" ] || { echo "qemu-series: run 'make qemu' first" >&2; exit 1; }

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Build qemu-system-x86_64 from Debian's qemu 7.2 source package plus the
-# project's TCG emulation of LAM and UAI (tests/vm/qemu/*.patch).
+# Build qemu-system-x86_64 and qemu-system-aarch64 from Debian's qemu 7.2
+# source package plus the project's patches (tests/vm/qemu/*.patch): TCG
+# emulation of LAM, UAI and LASS, and an MTE fix for the arm64 rig.
 #
 # build/qemu-src is the unpacked source package (Debian's own patches applied
 # by dpkg-source) committed to git and tagged "debian"; our patches go on top
@@ -28,11 +29,22 @@ unpack()
 import_tree "$src" debian "$ver" unpack
 apply_series "$src" debian qemu "$top"/tests/vm/qemu/*.patch
 
-if [ ! -f "$src/build/build.ninja" ]; then
-	mkdir -p "$src/build"
-	(cd "$src/build" && ../configure --target-list=x86_64-softmmu \
-		--without-default-features --enable-tcg --enable-attr \
-		--enable-cap-ng --enable-virtfs --disable-docs --disable-werror)
-fi
-ninja -C "$src/build" qemu-system-x86_64
-echo "qemu: $src/build/qemu-system-x86_64"
+# Both guests' emulators from one patched source: x86_64 (LAM/UAI/LASS) in
+# build/, aarch64 for the arm64 rig in build-arm64/, whose MTE needs
+# tests/vm/qemu's target/arm fix (Debian's 7.2 binary looks every granule's
+# allocation tag up at its page's first granule pair). Two build
+# directories, each configured for its one target, so that adding the
+# second leaves the first's configuration and objects as they were.
+for t in x86_64 aarch64; do
+	dir=$src/build
+	[ $t = aarch64 ] && dir=$src/build-arm64
+	if [ ! -f "$dir/build.ninja" ]; then
+		mkdir -p "$dir"
+		(cd "$dir" && ../configure --target-list=$t-softmmu \
+			--without-default-features --enable-tcg --enable-attr \
+			--enable-cap-ng --enable-virtfs --disable-docs \
+			--disable-werror)
+	fi
+	ninja -C "$dir" qemu-system-$t
+	echo "qemu: $dir/qemu-system-$t"
+done

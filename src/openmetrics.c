@@ -95,8 +95,52 @@ static void faults_with_tag(FILE *out, const struct tt_snapshot *procs)
 }
 
 /*
+ * Tag values past the dense array (LAM_U48's 64-32767) are exported in
+ * ranges of TAG_RANGE values, tag="LO-HI": 64 ranges at most, whatever
+ * values a process uses, and labels that do not come and go with them.
+ */
+#define TAG_RANGE	(TT_TAG_VALUES_MAX / TT_TAG_VALUES)
+
+static void tag_sample(FILE *out, const struct tt_tagrow *row,
+		       const char *event, const char *tag, __u64 n)
+{
+	fputs("tagtrace_tag_values_total", out);
+	proc_labels(out, row->pid, row->start_ns);
+	label(out, "event", event, false);
+	label(out, "tag", tag, false);
+	fprintf(out, "} %llu\n", (unsigned long long)n);
+}
+
+static void wide_ranges(FILE *out, const struct tt_tagrow *row, int e,
+			const char *event)
+{
+	__u64 ranges[TT_TAG_VALUES] = { 0 };
+	char tag[24];
+	size_t i;
+	int k;
+
+	for (i = 0; i < row->nr_wide; i++) {
+		__u32 v = row->wide[i].tag;
+
+		if (v < TT_TAG_VALUES_MAX)
+			ranges[v / TAG_RANGE] += e ? row->wide[i].fault :
+						     row->wide[i].untag;
+	}
+	for (k = 0; k < TT_TAG_VALUES; k++) {
+		if (!ranges[k])
+			continue;
+		/* The first range starts past the dense values. */
+		snprintf(tag, sizeof(tag), "%d-%d",
+			 k ? k * TAG_RANGE : TT_TAG_VALUES,
+			 (k + 1) * TAG_RANGE - 1);
+		tag_sample(out, row, event, tag, ranges[k]);
+	}
+}
+
+/*
  * Per process, event (untag, fault) and tag value: only the values seen,
- * so at most 2 x 64 series a process, and only when asked for.
+ * so at most 2 x 64 series a process (and 2 x 64 ranges past them), and
+ * only when asked for.
  */
 static void tag_values(FILE *out, const struct tt_tagreport *r)
 {
@@ -119,12 +163,9 @@ static void tag_values(FILE *out, const struct tt_tagreport *r)
 				if (!v[t])
 					continue;
 				snprintf(tag, sizeof(tag), "%d", t);
-				fputs("tagtrace_tag_values_total", out);
-				proc_labels(out, row->pid, row->start_ns);
-				label(out, "event", events[e], false);
-				label(out, "tag", tag, false);
-				fprintf(out, "} %llu\n", (unsigned long long)v[t]);
+				tag_sample(out, row, events[e], tag, v[t]);
 			}
+			wide_ranges(out, row, e, events[e]);
 		}
 	}
 }

@@ -89,6 +89,39 @@ bool tt_probe_fentry(const struct tt_probe *p, const char *func)
 	return true;
 }
 
+#define FAULT_FORMAT "/sys/kernel/tracing/events/tagged_addr/tagged_addr_fault/format"
+
+/*
+ * Does tagged_addr_fault carry pointer? Its btf_trace_ typedef points to
+ * a prototype of the tracepoint's arguments after a void *: seven with
+ * pointer, six before it. A BTF without the typedef leaves the tracefs
+ * format, where tracefs is mounted.
+ */
+static bool fault_has_pointer(const struct btf *btf)
+{
+	const struct btf_type *t;
+	char line[256];
+	bool found = false;
+	FILE *f;
+	int id;
+
+	id = btf__find_by_name_kind(btf, "btf_trace_tagged_addr_fault",
+				    BTF_KIND_TYPEDEF);
+	if (id > 0) {
+		t = btf__type_by_id(btf, id);
+		t = t ? btf__type_by_id(btf, t->type) : NULL;
+		t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+		return t && btf_is_func_proto(t) && btf_vlen(t) >= 7;
+	}
+	f = fopen(FAULT_FORMAT, "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, " pointer;") != NULL;
+	fclose(f);
+	return found;
+}
+
 /* Which of the names kallsyms lists; false for each if it is unreadable. */
 static bool read_ksyms(bool *found)
 {
@@ -134,6 +167,7 @@ int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 		return ret;
 	}
 	tt_btf_find(btf, btf_names, in_btf, NAMES);
+	p->fault_pointer = fault_has_pointer(btf);
 	if (btf_path)
 		btf__free(btf);
 	else

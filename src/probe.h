@@ -15,6 +15,11 @@ struct tt_probe {
 	bool raw_tp[TT_EV_MAX];	/* raw_tp: the tracepoint exists (kallsyms) */
 	bool page_fault_tp;
 	bool page_fault_raw;
+	/*
+	 * tagged_addr_fault has pointer, the faulting instruction's operand
+	 * (a sixth argument); without it, tagtrace guesses from registers.
+	 */
+	bool fault_pointer;
 	bool arch_prctl_fn;	/* do_arch_prctl_64, a FUNC in BTF */
 	bool switch_mm_fn;	/* switch_mm_irqs_off, a FUNC in BTF */
 	/*

@@ -132,10 +132,12 @@ static void enable_sources(struct tt_session *s, bool raw_tp)
 	for (k = 0; k < TT_EV_MAX; k++) {
 		switch (s->src[k]) {
 		case TT_SRC_TP_BTF:
-			enable(btf[k]);
+			enable(k == TT_EV_FAULT && s->fault_pointer ?
+			       o->progs.fault_ptr_btf : btf[k]);
 			break;
 		case TT_SRC_RAW_TP:
-			enable(raw[k]);
+			enable(k == TT_EV_FAULT && s->fault_pointer ?
+			       o->progs.fault_ptr_raw : raw[k]);
 			break;
 		case TT_SRC_FEXIT:
 			enable(o->progs.arch_prctl_fexit);
@@ -263,6 +265,9 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
+	s->fault_pointer = probe.fault_pointer &&
+			   (s->src[TT_EV_FAULT] == TT_SRC_TP_BTF ||
+			    s->src[TT_EV_FAULT] == TT_SRC_RAW_TP);
 	tt_probe_free(&probe);
 	/* Only top and tags read the counters; the process events keep them right. */
 	s->counts = env->cmd == TT_CMD_TOP || env->cmd == TT_CMD_TAGS;
@@ -303,6 +308,7 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 	if (!wants_tags(env)) {
 		bpf_map__set_max_entries(s->skel->maps.tags, 1);
 		bpf_map__set_max_entries(s->skel->maps.syscalls, 1);
+		bpf_map__set_max_entries(s->skel->maps.wide_tags, 1);
 	}
 	/*
 	 * trace is woken by a record into an empty buffer at most once a
@@ -351,6 +357,10 @@ void tt_session_report(const struct tt_session *s, const struct tt_env *env)
 	if (times_switches(s))
 		fprintf(stderr, " outgoing_mm=%s",
 			s->tlbstate ? "cpu_tlbstate" : "last_switch");
+	/* Which pointer a fault is "tagged" by: the kernel's, or a guess. */
+	if ((wanted & (1U << TT_EV_FAULT)) && s->src[TT_EV_FAULT] != TT_SRC_NONE)
+		fprintf(stderr, " fault_pointer=%s",
+			s->fault_pointer ? "event" : "registers");
 	fputc('\n', stderr);
 	for (k = 0; k < TT_EV_MAX; k++)
 		if ((wanted & (1U << k)) && s->src[k] == TT_SRC_NONE)
@@ -445,9 +455,16 @@ static int add_sys(const void *key, const void *value, void *r)
 	       -ENOMEM : 0;
 }
 
+static int add_wide(const void *key, const void *value, void *r)
+{
+	return tt_tagreport_add_wide(r, key, *(const __u64 *)value) ?
+	       -ENOMEM : 0;
+}
+
 /*
- * Every process of the snapshot with its tag values, then its untags by
- * system call. A process the tags map has no entry for has none yet.
+ * Every process of the snapshot with its tag values (those past the
+ * dense array from wide_tags), then its untags by system call. A process
+ * the tags map has no entry for has none yet.
  */
 int tt_session_read_tags(const struct tt_session *s,
 			 const struct tt_snapshot *procs,
@@ -474,8 +491,13 @@ int tt_session_read_tags(const struct tt_session *s,
 	}
 	err = tt_map_walk(sys, sizeof(struct tt_sys_key), sizeof(__u64),
 			  add_sys, r);
+	if (!err)
+		err = tt_map_walk(bpf_map__fd(s->skel->maps.wide_tags),
+				  sizeof(struct tt_wide_key), sizeof(__u64),
+				  add_wide, r);
 	if (err)
 		return err;
+	r->overflow = tt_session_stat(s, TT_STAT_WIDE_FULL);
 	tt_tagreport_sort(r);
 	return 0;
 }
@@ -485,48 +507,67 @@ static bool same_proc(const struct tt_proc_key *a, const struct tt_proc_key *b)
 	return a->tgid == b->tgid && a->start_ns == b->start_ns;
 }
 
-/* The system call keys of the processes being forgotten. */
+/*
+ * The keys of the processes being forgotten in a map keyed by process and
+ * something else (syscalls, wide_tags: struct tt_proc_key first).
+ */
 struct gone {
 	const struct tt_proc_key *procs;
 	size_t nr_procs;
-	struct tt_sys_key *keys;
+	size_t key_size;
+	char *keys;
 	size_t nr, cap;
 };
 
 static int collect_gone(const void *key, const void *value, void *ctx)
 {
-	const struct tt_sys_key *k = key;
+	const struct tt_proc_key *k = key;
 	struct gone *g = ctx;
 	size_t i;
 
 	(void)value;	/* the count: only the keys are needed */
-	for (i = 0; i < g->nr_procs && !same_proc(&k->proc, &g->procs[i]); i++)
+	for (i = 0; i < g->nr_procs && !same_proc(k, &g->procs[i]); i++)
 		;
 	if (i == g->nr_procs)
 		return 0;
 	if (g->nr == g->cap) {
 		size_t c = g->cap ? 2 * g->cap : 16;
-		struct tt_sys_key *n = realloc(g->keys, c * sizeof(*n));
+		char *n = realloc(g->keys, c * g->key_size);
 
 		if (!n)
 			return -ENOMEM;
 		g->keys = n;
 		g->cap = c;
 	}
-	g->keys[g->nr++] = *k;
+	memcpy(g->keys + g->nr++ * g->key_size, key, g->key_size);
 	return 0;
 }
 
 /*
+ * Drop the forgotten processes' keys from a map keyed by process and
+ * more: walked once for all of them, the keys collected before any is
+ * deleted, as a deleted key would restart a walk.
+ */
+static int forget_keyed(int fd, size_t key_size,
+			const struct tt_proc_key *keys, size_t n)
+{
+	struct gone g = { .procs = keys, .nr_procs = n, .key_size = key_size };
+	int err;
+
+	err = tt_map_walk(fd, key_size, sizeof(__u64), collect_gone, &g);
+	if (!err)
+		err = tt_map_delete(fd, g.keys, key_size, g.nr);
+	free(g.keys);
+	return err;
+}
+
+/*
  * Drop processes from every per-process map: their counters, tag values
- * and untags by system call. The system call map is keyed by process and
- * call, so it is walked once for all of them; its keys are collected
- * before any is deleted, as a deleted key would restart a walk.
+ * (both maps) and untags by system call.
  */
 int tt_session_forget(const struct tt_session *s,
 		      const struct tt_proc_key *keys, size_t n)
 {
-	struct gone g = { .procs = keys, .nr_procs = n };
 	int err;
 
 	if (!n)
@@ -537,13 +578,11 @@ int tt_session_forget(const struct tt_session *s,
 		err = tt_map_delete(bpf_map__fd(s->skel->maps.tags), keys,
 				    sizeof(*keys), n);
 	if (!err)
-		err = tt_map_walk(bpf_map__fd(s->skel->maps.syscalls),
-				  sizeof(struct tt_sys_key), sizeof(__u64),
-				  collect_gone, &g);
+		err = forget_keyed(bpf_map__fd(s->skel->maps.syscalls),
+				   sizeof(struct tt_sys_key), keys, n);
 	if (!err)
-		err = tt_map_delete(bpf_map__fd(s->skel->maps.syscalls),
-				    g.keys, sizeof(*g.keys), g.nr);
-	free(g.keys);
+		err = forget_keyed(bpf_map__fd(s->skel->maps.wide_tags),
+				   sizeof(struct tt_wide_key), keys, n);
 	return err;
 }
 

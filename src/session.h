@@ -21,6 +21,7 @@ struct tt_session {
 	bool counts;			/* per-process counters (top) */
 	bool tlbstate;			/* outgoing mm from cpu_tlbstate */
 	bool own_pidns;			/* not in the initial PID namespace */
+	bool fault_pointer;		/* the fault event's pointer field */
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */

@@ -69,21 +69,80 @@ static int by_proc(const void *a, const void *b)
  * A search, not a scan: a long tags run holds up to 10240 processes and
  * 40960 (process, call) pairs, read every interval.
  */
-int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
-			 __u64 count)
+static struct tt_tagrow *find_row(struct tt_tagreport *r,
+				  const struct tt_proc_key *proc)
 {
 	struct tt_tagrow want = {
-		.pid = key->proc.tgid, .start_ns = key->proc.start_ns,
+		.pid = proc->tgid, .start_ns = proc->start_ns,
 	};
-	struct tt_tagrow *row;
 
 	if (!r->by_proc) {
 		if (r->nr)
 			qsort(r->rows, r->nr, sizeof(*r->rows), by_proc);
 		r->by_proc = true;
 	}
-	row = r->nr ? bsearch(&want, r->rows, r->nr, sizeof(*r->rows),
-			      by_proc) : NULL;
+	return r->nr ? bsearch(&want, r->rows, r->nr, sizeof(*r->rows),
+			       by_proc) : NULL;
+}
+
+int tt_tagreport_add_wide(struct tt_tagreport *r,
+			  const struct tt_wide_key *key, __u64 count)
+{
+	struct tt_tagrow *row = find_row(r, &key->proc);
+	struct tt_wide_count *w;
+
+	if (!row || (key->kind != TT_EV_UNTAG && key->kind != TT_EV_FAULT))
+		return 0;
+	/* Appended: tt_tagreport_sort() merges a value's untags and faults. */
+	if (row->nr_wide == row->cap_wide) {
+		struct tt_wide_count *n = grow(row->wide, &row->cap_wide,
+					       sizeof(*n));
+
+		if (!n)
+			return -1;
+		row->wide = n;
+	}
+	w = &row->wide[row->nr_wide++];
+	memset(w, 0, sizeof(*w));
+	w->tag = key->tag;
+	if (key->kind == TT_EV_UNTAG)
+		w->untag = count;
+	else
+		w->fault = count;
+	return 0;
+}
+
+static int by_tag(const void *a, const void *b)
+{
+	const struct tt_wide_count *x = a, *y = b;
+
+	return x->tag < y->tag ? -1 : x->tag > y->tag;
+}
+
+/* A row's wide tag values by value, one entry a value. */
+static void sort_wide(struct tt_tagrow *row)
+{
+	size_t i, n = 0;
+
+	if (!row->nr_wide)
+		return;
+	qsort(row->wide, row->nr_wide, sizeof(*row->wide), by_tag);
+	for (i = 1; i < row->nr_wide; i++) {
+		if (row->wide[i].tag == row->wide[n].tag) {
+			row->wide[n].untag += row->wide[i].untag;
+			row->wide[n].fault += row->wide[i].fault;
+		} else {
+			row->wide[++n] = row->wide[i];
+		}
+	}
+	row->nr_wide = n + 1;
+}
+
+int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
+			 __u64 count)
+{
+	struct tt_tagrow *row = find_row(r, &key->proc);
+
 	if (!row)
 		return 0;
 	if (row->nr_sys == row->cap_sys) {
@@ -104,13 +163,14 @@ __u64 tt_tags_total(const __u64 *v)
 	return tt_sum(v, TT_TAG_VALUES);
 }
 
-int tt_tags_distinct(const struct tt_tags *t)
+int tt_tags_distinct(const struct tt_tagrow *row)
 {
+	const struct tt_tags *t = &row->tags;
 	int i, n = 0;
 
 	for (i = 1; i < TT_TAG_VALUES; i++)
 		n += t->untag[i] || t->fault[i];
-	return n;
+	return n + row->nr_wide;
 }
 
 static int by_activity(const void *a, const void *b)
@@ -141,19 +201,24 @@ void tt_tagreport_sort(struct tt_tagreport *r)
 	if (r->nr)
 		qsort(r->rows, r->nr, sizeof(*r->rows), by_activity);
 	r->by_proc = false;
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr; i++) {
 		if (r->rows[i].nr_sys)
 			qsort(r->rows[i].sys, r->rows[i].nr_sys,
 			      sizeof(*r->rows[i].sys), by_count);
+		sort_wide(&r->rows[i]);
+	}
 }
 
 void tt_tagreport_clear(struct tt_tagreport *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr; i++)
+	for (i = 0; i < r->nr; i++) {
 		free(r->rows[i].sys);
+		free(r->rows[i].wide);
+	}
 	r->nr = 0;
+	r->overflow = 0;
 	r->by_proc = false;
 }
 
@@ -173,27 +238,36 @@ static void text_count(FILE *out, bool known, int width, __u64 n)
 		fprintf(out, "%*s", width, "-");
 }
 
-/* Tags with any count, four "TAG UNTAG FAULT" cells a line. */
-static void text_tags(FILE *out, const struct tt_tags *t,
+/* One "TAG UNTAG FAULT" cell, four a line; the header before the first. */
+static void text_cell(FILE *out, int *cells, const enum tt_source *src,
+		      __u32 tag, __u64 untag, __u64 fault)
+{
+	if (!*cells)
+		fputs("  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n",
+		      out);
+	fprintf(out, "%s%5u ", *cells % 4 ? " " : "", tag);
+	text_count(out, src[TT_EV_UNTAG] != TT_SRC_NONE, 6, untag);
+	fputc(' ', out);
+	text_count(out, src[TT_EV_FAULT] != TT_SRC_NONE, 5, fault);
+	if (++*cells % 4 == 0)
+		fputc('\n', out);
+}
+
+/* Tags with any count, the dense array's then the wide ones, by value. */
+static void text_tags(FILE *out, const struct tt_tagrow *row,
 		      const enum tt_source *src)
 {
-	int i, cells = 0;
+	const struct tt_tags *t = &row->tags;
+	int cells = 0;
+	size_t i;
 
-	for (i = 0; i < TT_TAG_VALUES; i++) {
-		if (!t->untag[i] && !t->fault[i])
-			continue;
-		if (!cells)
-			fputs("  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n",
-			      out);
-		fprintf(out, "%s%5d ", cells % 4 ? " " : "", i);
-		text_count(out, src[TT_EV_UNTAG] != TT_SRC_NONE, 6,
-			   t->untag[i]);
-		fputc(' ', out);
-		text_count(out, src[TT_EV_FAULT] != TT_SRC_NONE, 5,
-			   t->fault[i]);
-		if (++cells % 4 == 0)
-			fputc('\n', out);
-	}
+	for (i = 0; i < TT_TAG_VALUES; i++)
+		if (t->untag[i] || t->fault[i])
+			text_cell(out, &cells, src, i, t->untag[i],
+				  t->fault[i]);
+	for (i = 0; i < row->nr_wide; i++)
+		text_cell(out, &cells, src, row->wide[i].tag,
+			  row->wide[i].untag, row->wide[i].fault);
 	if (cells % 4)
 		fputc('\n', out);
 }
@@ -231,6 +305,9 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 	bool faults = src[TT_EV_FAULT] != TT_SRC_NONE;
 	size_t i;
 
+	if (r->overflow)
+		fprintf(out, "(%llu tag values past %d not counted: the wide tag map is full)\n",
+			(unsigned long long)r->overflow, TT_TAG_VALUES - 1);
 	for (i = 0; i < r->nr && i < max_rows; i++) {
 		const struct tt_tagrow *row = &r->rows[i];
 		char comm[TT_COMM_LEN];
@@ -246,8 +323,8 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 		fputs(" faults (", out);
 		text_count(out, faults, 0, row->tagged_faults);
 		fprintf(out, " with a tag); %d distinct tags\n",
-			tt_tags_distinct(&row->tags));
-		text_tags(out, &row->tags, src);
+			tt_tags_distinct(row));
+		text_tags(out, row, src);
 		if (untags)
 			text_syscalls(out, row);
 	}
@@ -263,6 +340,35 @@ static void json_array(struct json *j, const char *key, const __u64 *v)
 	fputc('[', j->out);
 	for (i = 0; i < TT_TAG_VALUES; i++)
 		fprintf(j->out, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+	fputc(']', j->out);
+}
+
+/*
+ * Tag values past the arrays (LAM_U48): [{"tag":N,"untags":..,"faults":..}],
+ * only for a process that has any, by value.
+ */
+static void json_wide(struct json *j, const struct tt_tagrow *row,
+		      bool untags, bool faults)
+{
+	size_t i;
+
+	if (!row->nr_wide)
+		return;
+	json_key(j, "wide_tags");
+	fputc('[', j->out);
+	for (i = 0; i < row->nr_wide; i++) {
+		struct json w;
+
+		if (i)
+			fputc(',', j->out);
+		json_begin(&w, j->out);
+		json_kuint(&w, "tag", row->wide[i].tag);
+		if (untags)
+			json_kuint(&w, "untags", row->wide[i].untag);
+		if (faults)
+			json_kuint(&w, "faults", row->wide[i].fault);
+		json_end(&w);
+	}
 	fputc(']', j->out);
 }
 
@@ -299,6 +405,9 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r,
 
 	tt_json_report_begin(&j, out, ts_ns, interval, uncounted, src,
 			     TT_TAGS_EVENTS);
+	/* Only when some were lost: a LAM_U57 or UAI report is unchanged. */
+	if (r->overflow)
+		json_kuint(&j, "tag_overflow", r->overflow);
 	json_key(&j, "processes");
 	fputc('[', out);
 	for (i = 0; i < r->nr; i++) {
@@ -316,11 +425,12 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r,
 			json_kuint(&p, "faults", row->faults);
 			json_kuint(&p, "tagged_faults", row->tagged_faults);
 		}
-		json_kint(&p, "distinct_tags", tt_tags_distinct(&row->tags));
+		json_kint(&p, "distinct_tags", tt_tags_distinct(row));
 		if (untags)
 			json_array(&p, "untag_tags", row->tags.untag);
 		if (faults)
 			json_array(&p, "fault_tags", row->tags.fault);
+		json_wide(&p, row, untags, faults);
 		if (untags)
 			json_syscalls(&p, row);
 		json_end(&p);

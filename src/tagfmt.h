@@ -16,6 +16,12 @@ struct tt_sys_count {
 	__u64 count;
 };
 
+/* A tag value past the dense array (LAM_U48), from the wide_tags map. */
+struct tt_wide_count {
+	__u32 tag;
+	__u64 untag, fault;
+};
+
 struct tt_tagrow {
 	__u32 pid;
 	__u64 start_ns;
@@ -30,12 +36,16 @@ struct tt_tagrow {
 	struct tt_tags tags;
 	struct tt_sys_count *sys;
 	size_t nr_sys, cap_sys;
+	struct tt_wide_count *wide;	/* by tag value, after sorting */
+	size_t nr_wide, cap_wide;
 };
 
 struct tt_tagreport {
 	struct tt_tagrow *rows;
 	size_t nr, cap;
 	bool by_proc;		/* rows in process order, for add_sys */
+	/* Tag values past the array not counted: wide_tags was full. */
+	__u64 overflow;
 };
 
 struct tt_row;
@@ -46,6 +56,9 @@ int tt_tagreport_add(struct tt_tagreport *r, const struct tt_row *row,
 /* Untags of a process by system call; ignored for a process not added. */
 int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
 			 __u64 count);
+/* One wide_tags entry; ignored for a process not added. */
+int tt_tagreport_add_wide(struct tt_tagreport *r,
+			  const struct tt_wide_key *key, __u64 count);
 /*
  * Busiest first: untags and faults in the interval, then since tagtrace
  * started, then pid; each process's system calls busiest first.
@@ -55,8 +68,8 @@ void tt_tagreport_clear(struct tt_tagreport *r);
 void tt_tagreport_free(struct tt_tagreport *r);
 
 __u64 tt_tags_total(const __u64 *v);
-/* Tag values 1-63 seen in untags or faults. */
-int tt_tags_distinct(const struct tt_tags *t);
+/* Tag values other than 0 seen in untags or faults, wide ones included. */
+int tt_tags_distinct(const struct tt_tagrow *row);
 
 /*
  * src: each event kind's source (enum tt_source). Untags and faults whose

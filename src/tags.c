@@ -50,7 +50,8 @@ int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 			break;
 		}
 		tt_session_uncounted(s, 1U << TT_STAT_PROC_FULL |
-					     1U << TT_STAT_TAGS_FULL, &u);
+					     1U << TT_STAT_TAGS_FULL |
+					     1U << TT_STAT_WIDE_FULL, &u);
 		if (env->json) {
 			tt_tags_json(stdout, &rep, s->src, now,
 				     (now - last) / 1e9,

@@ -38,7 +38,8 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 	memcpy(x.src, s->src, sizeof(x.src));
 	if (env->tag_values && !tt_session_read_tags(s, cur, &tags)) {
 		x.tags = &tags;
-		x.uncounted += tt_session_stat(s, TT_STAT_TAGS_FULL);
+		x.uncounted += tt_session_stat(s, TT_STAT_TAGS_FULL) +
+			       tt_session_stat(s, TT_STAT_WIDE_FULL);
 	}
 	if (s->hist_src != TT_SRC_NONE) {
 		x.nr_hists = tt_session_read_hists(s, hists);

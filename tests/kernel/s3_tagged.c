@@ -9,7 +9,7 @@
  * The wakeup code restores CR3, CR4 and EFER as they were when this
  * process suspended the machine: the boot CPU comes back in this process's
  * mm, with its LAM bits in CR3 (or EFER.UAI set), and fix_processor_context()
- * calls initialize_tlbstate_and_flush() on it (kernel/series/0001).
+ * calls initialize_tlbstate_and_flush() on it (kernel/series/1-lam-resume-fix).
  *
  * fixed (the series): the kernel logs no WARN from the suspend to the
  * resume, and the first tagged dereference after resume, before any other
@@ -18,7 +18,12 @@
  * the write returns, so this checks the outcome rather than the resume
  * code alone). With lass (--cpu lam): on every CPU a load from the kernel
  * half is a #GP before and after resume, so CR4.LASS came back on the boot
- * CPU and on the ones brought back up.
+ * CPU and on the ones brought back up; and it still is after the kernel
+ * has rewritten CR4 from its shadow copy on each CPU (PR_SET_TSC sets and
+ * clears CR4.TSD with cr4_set_bits()/cr4_clear_bits()), so the shadow
+ * came back with LASS too. A resume whose shadow lacks LASS while CR4 has
+ * it (tboot's S3 path lifts LASS through the shadow on the way down)
+ * passes the first check and fails the second: the load is a #PF.
  *
  * warn (upstream 6.12 on --cpu lam): the function's two WARN_ON()s about
  * LAM fire, in this process, with CR3 holding LAM_U57; the function then
@@ -54,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/ucontext.h>
@@ -138,8 +144,13 @@ static int kernel_load_trap(void)
 	return 0;
 }
 
-/* On each CPU in turn, a load from the kernel half is LASS's #GP. */
-static void lass_each_cpu(const char *when)
+/*
+ * On each CPU in turn, a load from the kernel half is LASS's #GP. With
+ * @cr4_write, the kernel first writes CR4 from its shadow on that CPU
+ * (CR4.TSD on and off again through PR_SET_TSC): a shadow without LASS
+ * would have cleared it.
+ */
+static void lass_each_cpu(const char *when, int cr4_write)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t set;
@@ -148,10 +159,18 @@ static void lass_each_cpu(const char *when)
 	for (cpu = 0; cpu < cpus; cpu++) {
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
-		trap = sched_setaffinity(0, sizeof(set), &set) ? -1 : kernel_load_trap();
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    (cr4_write &&
+		     (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) ||
+		      prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0))))
+			trap = -1;
+		else
+			trap = kernel_load_trap();
 		check(trap == 13,
-		      "%s, on CPU %d: a load from the kernel half is a #GP (LASS; trap %d)",
-		      when, cpu, trap);
+		      "%s, on CPU %d%s: a load from the kernel half is a #GP (LASS; trap %d)",
+		      when, cpu,
+		      cr4_write ? ", after CR4.TSD set and cleared from the shadow" : "",
+		      trap);
 	}
 	CPU_ZERO(&set);
 	for (cpu = 0; cpu < cpus; cpu++)
@@ -420,7 +439,7 @@ int main(int argc, char **argv)
 	r = deref(tagged, plain);
 	check(r == 0, "before suspend: a pointer tagged 0x2a is %s", how(r));
 	if (lass)
-		lass_each_cpu("before suspend");
+		lass_each_cpu("before suspend", 0);
 
 	before_ok = read_long("/sys/power/suspend_stats/success");
 	slept0 = slept_ms();
@@ -496,7 +515,9 @@ int main(int argc, char **argv)
 	r = deref(tagged, plain);
 	check(r == 0, "after a context switch to a child and back, the tagged pointer is %s",
 	      how(r));
-	if (lass)
-		lass_each_cpu("after resume");
+	if (lass) {
+		lass_each_cpu("after resume", 0);
+		lass_each_cpu("after resume", 1);
+	}
 	return tap_end();
 }

@@ -80,11 +80,11 @@ rm -rf "$wt"
 git -C build/linux-upstream worktree prune
 git -C build/linux-upstream worktree add -q --detach "$top/$wt" refs/tags/upstream
 failed=
-for p in kernel/series/*/[0-9]*.patch; do
-	case $p in *-tracepoint.patch) continue ;; esac
+. "$top/scripts/lib.sh"
+for p in $(notrace_patches); do
 	if ! git -C "$wt" -c user.name=t -c user.email=t@t am -q --keep-cr \
-		"$top/$p" > /dev/null 2>&1; then
-		failed=${p#kernel/series/}
+		"$p" > /dev/null 2>&1; then
+		failed=${p#"$top"/kernel/series/}
 		break
 	fi
 done

@@ -1,7 +1,9 @@
 #!/bin/bash
 # tagtrace in the guest: its counts against tracefs and known workloads on
-# LAM and UAI, with tp_btf and raw_tp programs, a ring buffer storm,
-# stopping on time under an unpaced one, its errors, its export read by
+# LAM and UAI, with tp_btf and raw_tp programs, the pointer a fault is
+# tagged by (the fault event's field; registers on upstream), LAM_U48's
+# 15-bit tags, a ring buffer storm, stopping on time under an unpaced one,
+# its errors, its export read by
 # node_exporter (and Prometheus), HWASan's tags and system calls under
 # tagtrace tags on LAM and UAI, and its fallbacks on the upstream kernel
 # (no tagged_addr events).
@@ -16,6 +18,10 @@ tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
 for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/tags-guest.sh 20 3 5 16
 done
+for cpu in lam uai; do
+	tap_guest $(offer $cpu) -- tests/tool/faultptr-guest.sh 5 3 event
+done
+tap_guest --cpu lam -- tests/tool/u48-guest.sh
 for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done
@@ -36,5 +42,7 @@ for attach in auto raw; do
 		tests/tool/histmodes-guest.sh $attach lam_u57 3 0 200 8 5 arch
 done
 tap_guest --cpu lam --kernel $upstream -- tests/tool/pidreuse-guest.sh --pages
+tap_guest --cpu lam --kernel $upstream -- \
+	tests/tool/faultptr-guest.sh 5 3 registers
 
 tap_done

@@ -3082,7 +3082,7 @@ static void test_tagfmt(void)
 	ok(r.rows[0].sys[0].nr == 1 && r.rows[0].sys[1].nr == TT_NO_SYSCALL &&
 	   r.rows[0].sys[2].nr == 63,
 	   "tagreport: system calls busiest first, then by number");
-	is_int(tt_tags_distinct(&r.rows[0].tags), 2,
+	is_int(tt_tags_distinct(&r.rows[0]), 2,
 	       "distinct tags: 1 and 63, tag 0 is not one");
 	is_uint(tt_tags_total(r.rows[0].tags.untag), 5, "untag total");
 
@@ -3259,6 +3259,100 @@ static void test_openmetrics_tag_values(void)
 		"tt_openmetrics: a process without tags has no tag series"))
 		tap_quote("got:", t);
 	free(t);
+	tt_tagreport_free(&r);
+}
+
+/*
+ * LAM_U48 (issue 35): 15-bit tag values past the dense array come from the
+ * wide_tags map, a value's untag and fault entries merged; text, JSON and
+ * OpenMetrics show them, and the export stays bounded.
+ */
+static void test_tags_wide(void)
+{
+	struct tt_proc_key k = { .tgid = 20, .start_ns = 7 };
+	struct tt_wide_key w = { .proc = k };
+	struct tt_proc p = proc("jit", TT_MODE_LAM_U48, 15, 1, 6, 0, 2, 0);
+	struct tt_tagreport r = { 0 };
+	struct tt_snapshot s = { 0 };
+	struct tt_tags t = { 0 };
+	struct tt_export x;
+	struct mem m;
+	char *o;
+	const char *txt;
+	size_t n;
+	__u32 v;
+
+	t.untag[5] = 1;
+	t.fault[0] = 1;
+	tag_add(&r, &k, &p, &t);
+	w.kind = TT_EV_UNTAG;
+	w.tag = 32767;
+	tt_tagreport_add_wide(&r, &w, 2);
+	w.tag = 1000;
+	tt_tagreport_add_wide(&r, &w, 3);
+	w.kind = TT_EV_FAULT;
+	tt_tagreport_add_wide(&r, &w, 1);	/* tag 1000 again */
+	w.kind = TT_EV_CTRL;			/* not a tag count: ignored */
+	tt_tagreport_add_wide(&r, &w, 9);
+	w.proc.tgid = 99;			/* no such process: ignored */
+	tt_tagreport_add_wide(&r, &w, 9);
+	r.overflow = 4;
+	tt_tagreport_sort(&r);
+	ok(r.rows[0].nr_wide == 2 && r.rows[0].wide[0].tag == 1000 &&
+	   r.rows[0].wide[0].untag == 3 && r.rows[0].wide[0].fault == 1 &&
+	   r.rows[0].wide[1].tag == 32767 && r.rows[0].wide[1].untag == 2,
+	   "tagreport: wide tag values by value, untags and faults merged");
+	is_int(tt_tags_distinct(&r.rows[0]), 3,
+	       "distinct tags: 5, 1000 and 32767");
+
+	tt_tags_text(mem_open(&m), &r, src_all, 20);
+	txt = mem_text(&m);
+	is_str(txt,
+	       "(4 tag values past 63 not counted: the wide tag map is full)\n"
+	       "PID 20 jit  lam_u48 15 bits\n"
+	       "  6 untags, 2 faults (0 with a tag); 3 distinct tags\n"
+	       "  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n"
+	       "    0      0     1     5      1     0  1000      3     1 32767      2     0\n",
+	       "tt_tags_text: LAM_U48, 15 bits, wide values after the array, overflow said");
+	mem_free(&m);
+
+	tt_tags_json(mem_open(&m), &r, src_all, 7, 1, 0);
+	txt = mem_text(&m);
+	ok(strstr(txt, "\"tag_overflow\":4,") &&
+	   strstr(txt, "\"mode\":\"lam_u48\",\"tag_bits\":15,") &&
+	   strstr(txt, "\"wide_tags\":[{\"tag\":1000,\"untags\":3,\"faults\":1},"
+		  "{\"tag\":32767,\"untags\":2,\"faults\":0}]"),
+	   "tt_tags_json: wide_tags by value, tag_overflow");
+	mem_free(&m);
+
+	x = om_export(&s, NULL, 0, 0);
+	x.hist_src = TT_SRC_NONE;
+	x.tags = &r;
+	o = om_text_x(&x);
+	ok(strstr(o, "event=\"untag\",tag=\"5\"} 1\n"
+		  "tagtrace_tag_values_total{pid=\"20\",start_ns=\"7\",event=\"untag\",tag=\"512-1023\"} 3\n"
+		  "tagtrace_tag_values_total{pid=\"20\",start_ns=\"7\",event=\"untag\",tag=\"32256-32767\"} 2\n") &&
+	   strstr(o, "event=\"fault\",tag=\"512-1023\"} 1\n"),
+	   "tt_openmetrics: wide tag values in ranges of 512");
+	free(o);
+	tt_tagreport_free(&r);
+
+	/* Every one of the 32768 values: the export stays at 64 + 64 ranges. */
+	tag_add(&r, &k, &p, &t);
+	w.proc = k;
+	w.kind = TT_EV_UNTAG;
+	for (v = TT_TAG_VALUES; v < TT_TAG_VALUES_MAX; v++) {
+		w.tag = v;
+		tt_tagreport_add_wide(&r, &w, 1);
+	}
+	tt_tagreport_sort(&r);
+	o = om_text_x(&x);
+	for (n = 0, txt = o; (txt = strstr(txt, "tagtrace_tag_values_total{")); txt++)
+		n++;
+	ok(n == 2 + 64 && strstr(o, "tag=\"64-511\"} 448\n") &&
+	   strstr(o, "tag=\"32256-32767\"} 512\n"),
+	   "tt_openmetrics: 32704 wide values give 64 range series, not one each");
+	free(o);
 	tt_tagreport_free(&r);
 }
 
@@ -3455,6 +3549,7 @@ int main(void)
 	test_tagreport_many();
 	test_tagreport_interval();
 	test_openmetrics_tag_values();
+	test_tags_wide();
 	test_out();
 	test_uncounted_text();
 	test_record_cached_sym();

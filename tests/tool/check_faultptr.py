@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""Check which pointer faults are tagged by, against tagloop --mixed.
+
+  check_faultptr.py DIR N M SOURCE
+
+DIR holds what faultptr-guest.sh wrote: tags.json, tags.err, trace.json,
+trace.err, tracefs.txt and tagloop.out (pid=, region=). tagloop wrote N
+fresh pages from region through tag-44 pointers, then the next M untagged.
+SOURCE: "event" (the kernel's pointer field: every check) or "registers"
+(a kernel without it: that tagtrace says so). Prints TAP, unnumbered.
+"""
+import re
+import sys
+
+import tap
+from tap import ok
+from check_counts import TRACEFS_LINE, load_ndjson, workload
+
+TAG_SHIFT, TAG_MASK, TAG = 57, 0x3f, 44
+PAGE = 4096
+FAULT = re.compile(r"untagged=0x([0-9a-f]+) .* pointer=0x([0-9a-f]+)")
+
+
+def tag(v):
+    return (v >> TAG_SHIFT) & TAG_MASK
+
+
+def source(d, name):
+    """What tagtrace NAME said it takes a fault's pointer from."""
+    with open(f"{d}/{name}.err") as f:
+        m = re.search(r"fault_pointer=(\w+)", f.read())
+    return m.group(1) if m else None
+
+
+def main():
+    d, n, m, want = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    loop = workload(d, "tagloop.out")
+    pid, lo = loop["pid"], loop["region"]
+    tagged_end, hi = lo + n * PAGE, lo + (n + m) * PAGE
+
+    for name in ("tags", "trace"):
+        ok(source(d, name) == want,
+           f"tagtrace {name} takes the faulting pointer from: {want}",
+           f"it says {source(d, name)}")
+    if want != "event":
+        return tap.done()
+
+    # The kernel's field: each page's fault, with the pointer the store used.
+    seen = []
+    with open(f"{d}/tracefs.txt") as f:
+        for line in f:
+            mt = TRACEFS_LINE.match(line)
+            if not mt or int(mt.group(2)) != pid or \
+               mt.group(3) != "tagged_addr_fault":
+                continue
+            fm = FAULT.search(mt.group(4))
+            if fm:
+                addr, ptr = int(fm.group(1), 16), int(fm.group(2), 16)
+                if lo <= addr < hi:
+                    seen.append((addr, ptr))
+    # The stores go to each page's first byte: the pointer is exact.
+    good = [a for a, p in seen
+            if p == (a | TAG << TAG_SHIFT if a < tagged_end else a)]
+    ok(len(seen) == n + m and len(good) == n + m,
+       f"tracefs: one fault per page, pointer tag 44 on the first {n}, "
+       f"the untagged address itself on the last {m}",
+       *[f"untagged 0x{a:x} pointer 0x{p:x}" for a, p in seen])
+
+    records = [r for r in load_ndjson(f"{d}/trace.json")
+               if r["pid"] == pid and r["event"] == "fault" and
+               lo <= int(r["untagged"], 16) < hi]
+    first = [r for r in records if int(r["untagged"], 16) < tagged_end]
+    last = [r for r in records if int(r["untagged"], 16) >= tagged_end]
+    ok(len(first) == n and all(r["tagged"] and r["tag"] == TAG for r in first),
+       f"trace: the {n} faults through tag-44 pointers are tagged, tag 44",
+       *[f"{r['untagged']} tagged={r['tagged']} tag={r['tag']}" for r in first])
+    ok(len(last) == m and all(not r["tagged"] and r["tag"] == 0 for r in last),
+       f"trace: the {m} faults through untagged pointers are untagged, "
+       "with a tagged pointer live in a register",
+       *[f"{r['untagged']} tagged={r['tagged']} tag={r['tag']}" for r in last])
+
+    reports = load_ndjson(f"{d}/tags.json")
+    rows = [p for p in reports[-1]["processes"] if p["pid"] == pid] \
+        if reports else []
+    p = rows[0] if rows else None
+    if not ok(p is not None, f"tags reports tagloop (pid {pid})"):
+        return tap.done()
+    others = {i: c for i, c in enumerate(p["fault_tags"]) if c and i not in (0, TAG)}
+    ok(p["fault_tags"][TAG] == n and p["tagged_faults"] == n and not others,
+       f"tags: exactly {n} faults with tag 44, none with another tag",
+       f"tag 44: {p['fault_tags'][TAG]}, tagged_faults {p['tagged_faults']}, "
+       f"others {others}")
+    ok(p["fault_tags"][0] >= m and
+       p["fault_tags"][0] == p["faults"] - n,
+       f"tags: the other faults (the {m} untagged stores among them) untagged",
+       f"untagged {p['fault_tags'][0]} of {p['faults']}")
+    return tap.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
