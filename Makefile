@@ -148,7 +148,8 @@ $(VMA64)/check_%: $(MTEDIR)/check_%.c $(MTEDIR)/mte_common_util.c $(MTEDIR)/mte_
 		-isystem $(A64HDR) -I$(MTEDIR) -I$(A64TREE)/tools/testing/selftests -o $@ $^
 
 $(A64HDR)/linux/prctl.h $(A64TREE)/tools/testing/selftests/mm/tags/tags_test.c \
-$(MTEDIR)/check_prctl.c:
+$(MTEDIR)/mte_common_util.c $(MTEDIR)/mte_helper.S \
+$(patsubst %,$(MTEDIR)/check_%.c,prctl tags_inclusion mmap_options buffer_fill child_memory):
 	@echo "missing $@: run 'make kernel-arm64' first" >&2; exit 1
 
 # The test modules of tests/kernel/test-module.sh, built against the guest
