@@ -19,13 +19,7 @@ cd "$top" || exit 1
 
 kernel=${KERNEL:-build/linux/arch/x86/boot/bzImage}
 mods=${MODULES:-build/vm/modules}
-for f in "$kernel" "$mods/lam_online.ko" build/vm/lam_online; do
-	if [ ! -f "$f" ]; then
-		ok 1 "$f is built" "run 'make kernel rig modules-rig'"
-		tap_done
-		exit
-	fi
-done
+need_built "run 'make kernel rig modules-rig'" "$kernel" "$mods/lam_online.ko" build/vm/lam_online
 
 run="insmod $mods/lam_online.ko && build/vm/lam_online"
 tap_guest --kernel "$kernel" --cpu lam --smp 2 -- sh -c "$run lass 20"

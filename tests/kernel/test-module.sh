@@ -20,13 +20,7 @@ cd "$top" || exit 1
 
 kernel=build/linux/arch/x86/boot/bzImage
 mods=build/vm/modules
-for f in "$kernel" "$mods/ua_ss.ko" "$mods/ua_gs.ko" "$mods/ua_ds.ko"; do
-	if [ ! -f "$f" ]; then
-		ok 1 "$f is built" "run 'make kernel modules-rig'"
-		tap_done
-		exit
-	fi
-done
+need_built "run 'make kernel modules-rig'" "$kernel" "$mods/ua_ss.ko" "$mods/ua_gs.ko" "$mods/ua_ds.ko"
 
 # site KO INSN: SECTION+0xOFFSET of the first instruction objdump shows
 # as INSN (its mnemonic and operands) in KO, as the kernel names it.

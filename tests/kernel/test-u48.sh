@@ -21,13 +21,7 @@ cd "$top" || exit 1
 
 kernel=${KERNEL:-build/linux/arch/x86/boot/bzImage}
 mods=${MODULES:-build/vm/modules}
-for f in "$kernel" "$mods/u48_usemm.ko" build/vm/u48; do
-	if [ ! -f "$f" ]; then
-		ok 1 "$f is built" "run 'make kernel rig modules-rig'"
-		tap_done
-		exit
-	fi
-done
+need_built "run 'make kernel rig modules-rig'" "$kernel" "$mods/u48_usemm.ko" build/vm/u48
 
 k=(--kernel "$kernel")
 run="insmod $mods/u48_usemm.ko && build/vm/u48"

@@ -207,6 +207,23 @@ tap_guest()
 	ok "$rc" "guest run ($*) exited 0" "exit status $rc${kept:+, output in $kept}"
 }
 
+# need_built HINT FILE...: every FILE exists, or one failed result naming
+# the first missing one with HINT (the make targets that build it), and
+# the script ends there.
+need_built()
+{
+	local hint=$1 f
+
+	shift
+	for f in "$@"; do
+		if [ ! -f "$f" ]; then
+			ok 1 "$f is built" "$hint"
+			tap_done
+			exit
+		fi
+	done
+}
+
 # tap_done: the plan, and the counts; fails if anything failed.
 tap_done()
 {
