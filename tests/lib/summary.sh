@@ -3,7 +3,8 @@
 # tests/lib/record.sh in build/logs/results/) says was checked.
 #   N passed, N failed, N skipped (N todo)
 # then every skip and known failure with its reason and how often, and the
-# test files that failed (a "not ok", a plan not met or a non-zero exit).
+# test files that failed (a "not ok", a plan not met or a non-zero exit),
+# each with its first ten "not ok" lines: CI keeps only the end of the log.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${1:-$top/build/logs/results}
 ls "$dir"/*.tap > /dev/null 2>&1 || { echo "no test results in $dir"; exit 1; }
@@ -31,7 +32,9 @@ awk '
 		if (why == "")
 			why = "no reason given"
 		if (/^not ok/ && d != "todo") {
-			failed++; bad[file]++
+			failed++
+			if (++bad[file] <= 10)
+				notok[file] = notok[file] "      " $0 "\n"
 		} else if (d == "skip") {
 			skipped++; reason["skip\t" why "\t" file]++
 		} else if (d == "todo") {
@@ -59,7 +62,7 @@ awk '
 			if (rc[f] != "0")
 				why = why ", exit status " rc[f]
 			if (why != "") {
-				fails = fails "  " f ": " substr(why, 3) "\n"
+				fails = fails "  " f ": " substr(why, 3) "\n" notok[f]
 				nfail++
 			}
 		}
