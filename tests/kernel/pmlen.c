@@ -4,13 +4,17 @@
  * tag size wanted as the PR_PMLEN field of the flags word, on x86 and
  * arm64 (the uABI series' PR_PMLEN patch):
  *   prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE | n << 24, 0, 0, 0)
- * enables tagging for 0 (no size in particular) up to the architecture's
- * tag size (argv[1]: 6 on x86, 8 on arm64), and is EINVAL beyond it,
- * changing nothing. The field and nr_bits together are EINVAL; the field
- * is ignored when disabling; PR_GET_TAGGED_ADDR_CTRL's value does not
- * carry it (GET stays the flags as set) while its nr_bits reads the grant.
- * Each case runs in a child: x86 cannot turn tagging off again. Run where
- * tagging is offered. Prints TAP; exits 1 on a failure.
+ * enables tagging for 0 (the default grant) up to the largest tag size
+ * offered, each size getting the smallest grant that holds it, and is
+ * EINVAL beyond, changing nothing. argv[1] lists the grants, smallest
+ * first, as BITS@SHIFT: "6@57" on UAI, "6@57,15@48" on LAM (LAM_U57, then
+ * LAM_U48 for 7 to 15), "8@56" on arm64 (TBI). A grant is checked through
+ * GET (its value, nr_bits and offset) and a write(2) from a buffer tagged
+ * at the grant's lowest and highest tag bit. The field and nr_bits
+ * together are EINVAL; the field is ignored when disabling;
+ * PR_GET_TAGGED_ADDR_CTRL's value does not carry it (GET stays the flags
+ * as set). Each case runs in a child: x86 cannot turn tagging off again.
+ * Run where tagging is offered. Prints TAP; exits 1 on a failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,37 +35,41 @@
 #define PR_PMLEN_MASK	(0x7fUL << PR_PMLEN_SHIFT)
 #endif
 
-#ifdef __aarch64__
-#define TAG_SHIFT	56	/* TBI: the top byte */
-#else
-#define TAG_SHIFT	57	/* LAM_U57 and UAI as the series grants them */
-#endif
-
 #define UNSET		(-77)
+#define MAX_GRANTS	2
 
 struct seen {
 	long ret;
 	int err;
 	int bits, shift;	/* SET's nr_bits/offset, if passed */
 	long ctrl;		/* GET's value afterwards */
-	int gbits;		/* GET's nr_bits afterwards */
+	int gbits, gshift;	/* GET's nr_bits/offset afterwards */
 	int deref;		/* a tagged buffer passed to write(2) worked */
 };
 
+struct grant {
+	int bits, shift;
+};
+
 static struct seen *seen;
-static int max_bits;
+static struct grant grants[MAX_GRANTS];
+static int ngrants;
 
 static long pmlen(unsigned long n)
 {
 	return (long)(n << PR_PMLEN_SHIFT);
 }
 
-/* write(2) from a tagged buffer: the kernel takes it only when enabled. */
-static int tagged_syscall_works(void)
+/*
+ * write(2) from a buffer tagged at the lowest and the highest bit of
+ * @g's tag: the kernel takes it only when @g's mode is on (LAM_U57 does
+ * not ignore bit 48).
+ */
+static int tagged_syscall_works(const struct grant *g)
 {
 	static char buf[16] = "tagged";
-	uintptr_t p = (uintptr_t)buf | (1UL << TAG_SHIFT) |
-		      (1UL << (TAG_SHIFT + 4));
+	uintptr_t p = (uintptr_t)buf | (1UL << g->shift) |
+		      (1UL << (g->shift + g->bits - 1));
 	int fd[2], ok;
 
 	if (pipe(fd))
@@ -72,26 +80,44 @@ static int tagged_syscall_works(void)
 	return ok;
 }
 
-static void after(void)
+/* The grant a request for @n bits gets (0: the default), or NULL. */
+static const struct grant *grant_for(unsigned long n)
+{
+	int i;
+
+	for (i = 0; i < ngrants; i++)
+		if (n <= (unsigned long)grants[i].bits)
+			return &grants[i];
+	return NULL;
+}
+
+static void after(const struct grant *expect)
 {
 	seen->gbits = UNSET;
-	seen->ctrl = prctl(PR_GET_TAGGED_ADDR_CTRL, &seen->gbits, 0, 0, 0);
-	seen->deref = tagged_syscall_works();
+	seen->gshift = UNSET;
+	seen->ctrl = prctl(PR_GET_TAGGED_ADDR_CTRL, &seen->gbits,
+			   &seen->gshift, 0, 0);
+	seen->deref = tagged_syscall_works(expect ? expect : &grants[0]);
 }
 
 /* flags as given; bits/shift passed as pointers when want_ptr says so. */
-static void set_with(unsigned long flags, int pass_bits, int pass_shift)
+static void set_with(unsigned long flags, int pass_bits, int pass_shift,
+		     const struct grant *expect)
 {
 	errno = 0;
 	seen->ret = prctl(PR_SET_TAGGED_ADDR_CTRL, flags,
 			  pass_bits ? &seen->bits : NULL,
 			  pass_shift ? &seen->shift : NULL, 0);
 	seen->err = errno;
-	after();
+	after(expect);
 }
 
+/*
+ * Run the request in a child; @expect is the grant it should get (NULL:
+ * refused), whose tag the tagged write(2) uses.
+ */
 static void in_child(unsigned long flags, int pass_bits, int pass_shift,
-		     int bits)
+		     int bits, const struct grant *expect)
 {
 	pid_t pid;
 	int st;
@@ -103,7 +129,7 @@ static void in_child(unsigned long flags, int pass_bits, int pass_shift,
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		set_with(flags, pass_bits, pass_shift);
+		set_with(flags, pass_bits, pass_shift, expect);
 		_exit(0);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
@@ -111,10 +137,11 @@ static void in_child(unsigned long flags, int pass_bits, int pass_shift,
 		seen->ret = -1000;
 }
 
-static int enabled_as_granted(void)
+static int enabled_as(const struct grant *g)
 {
 	return seen->ret == 0 && seen->ctrl == PR_TAGGED_ADDR_ENABLE &&
-	       seen->gbits == max_bits && seen->deref;
+	       seen->gbits == g->bits && seen->gshift == g->shift &&
+	       seen->deref;
 }
 
 static int refused_and_off(int err)
@@ -123,15 +150,41 @@ static int refused_and_off(int err)
 	       !seen->deref;
 }
 
+/* "BITS@SHIFT[,BITS@SHIFT]", smallest first, each tag below bit 64. */
+static int parse_grants(const char *p)
+{
+	int used;
+
+	for (ngrants = 0; ngrants < MAX_GRANTS; ngrants++) {
+		struct grant *g = &grants[ngrants];
+
+		if (sscanf(p, "%d@%d%n", &g->bits, &g->shift, &used) != 2 ||
+		    g->bits < 1 || g->shift < 1 || g->bits + g->shift > 64 ||
+		    (ngrants && g->bits <= grants[ngrants - 1].bits))
+			return -1;
+		p += used;
+		if (!*p) {
+			ngrants++;
+			return 0;
+		}
+		if (*p++ != ',')
+			return -1;
+	}
+	return -1;	/* more grants than any architecture offers */
+}
+
 int main(int argc, char **argv)
 {
+	const struct grant *g, *widest;
 	unsigned long n;
 
-	if (argc != 2 || atoi(argv[1]) < 1) {
-		fprintf(stderr, "usage: pmlen TAG_BITS (6 on x86, 8 on arm64)\n");
+	if (argc != 2 || parse_grants(argv[1])) {
+		fprintf(stderr,
+			"usage: pmlen BITS@SHIFT[,BITS@SHIFT] (the grants, smallest first:\n"
+			"       6@57 on UAI, 6@57,15@48 on LAM, 8@56 on arm64)\n");
 		return 2;
 	}
-	max_bits = atoi(argv[1]);
+	widest = &grants[ngrants - 1];
 	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (seen == MAP_FAILED) {
@@ -139,50 +192,55 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	for (n = 0; n <= (unsigned long)max_bits + 1; n++) {
-		in_child(PR_TAGGED_ADDR_ENABLE | pmlen(n), 0, 0, UNSET);
-		if (n <= (unsigned long)max_bits)
-			check(enabled_as_granted(),
-			      "PR_PMLEN %lu: enabled; GET is ENABLE alone (%#lx), its nr_bits the grant %d (%d); tagged write(2) %d (ret %ld errno %d)",
-			      n, seen->ctrl, max_bits, seen->gbits,
+	for (n = 0; n <= (unsigned long)widest->bits + 1; n++) {
+		g = grant_for(n);
+		in_child(PR_TAGGED_ADDR_ENABLE | pmlen(n), 0, 0, UNSET, g);
+		if (g)
+			check(enabled_as(g),
+			      "PR_PMLEN %lu: enabled; GET is ENABLE alone (%#lx), its nr_bits/offset the grant %d@%d (%d@%d); write(2) tagged at bits %d and %d %d (ret %ld errno %d)",
+			      n, seen->ctrl, g->bits, g->shift, seen->gbits,
+			      seen->gshift, g->shift, g->shift + g->bits - 1,
 			      seen->deref, seen->ret, seen->err);
 		else
 			check(refused_and_off(EINVAL),
 			      "PR_PMLEN %lu, more than %d: EINVAL, tagging stays off (ret %ld errno %d, ctrl %#lx, tagged write(2) %d)",
-			      n, max_bits, seen->ret, seen->err, seen->ctrl,
+			      n, widest->bits, seen->ret, seen->err, seen->ctrl,
 			      seen->deref);
 	}
-	in_child(PR_TAGGED_ADDR_ENABLE | pmlen(127), 0, 0, UNSET);
+	in_child(PR_TAGGED_ADDR_ENABLE | pmlen(127), 0, 0, UNSET, NULL);
 	check(refused_and_off(EINVAL),
 	      "PR_PMLEN 127 (the field's largest): EINVAL, tagging off (ret %ld errno %d, ctrl %#lx)",
 	      seen->ret, seen->err, seen->ctrl);
 
-	in_child(PR_TAGGED_ADDR_ENABLE | pmlen(4), 1, 0, 4);
+	in_child(PR_TAGGED_ADDR_ENABLE | pmlen(4), 1, 0, 4, NULL);
 	check(refused_and_off(EINVAL) && seen->bits == 4,
 	      "PR_PMLEN and nr_bits in one call: EINVAL, nr_bits unwritten, tagging off (ret %ld errno %d, nr_bits %d, ctrl %#lx)",
 	      seen->ret, seen->err, seen->bits, seen->ctrl);
 
-	in_child(PR_TAGGED_ADDR_ENABLE | pmlen(4), 0, 1, UNSET);
-	check(enabled_as_granted() && seen->shift == TAG_SHIFT,
-	      "PR_PMLEN 4 with an offset pointer: enabled, offset %d (want %d)",
-	      seen->shift, TAG_SHIFT);
+	for (g = grants; g <= widest; g++) {
+		in_child(PR_TAGGED_ADDR_ENABLE | pmlen(g->bits), 0, 1, UNSET, g);
+		check(enabled_as(g) && seen->shift == g->shift,
+		      "PR_PMLEN %d with an offset pointer: enabled, offset %d (want %d)",
+		      g->bits, seen->shift, g->shift);
+	}
 
-	in_child(pmlen(4), 0, 0, UNSET);
+	in_child(pmlen(4), 0, 0, UNSET, NULL);
 	check(seen->ret == 0 && seen->ctrl == 0 && !seen->deref,
 	      "PR_PMLEN 4 without PR_TAGGED_ADDR_ENABLE: ignored, tagging stays off (ret %ld errno %d, ctrl %#lx)",
 	      seen->ret, seen->err, seen->ctrl);
 
-	in_child(PR_TAGGED_ADDR_ENABLE, 0, 0, UNSET);
-	check(enabled_as_granted(),
-	      "the three-argument enable, PR_PMLEN 0, still works (ret %ld errno %d, ctrl %#lx)",
-	      seen->ret, seen->err, seen->ctrl);
+	in_child(PR_TAGGED_ADDR_ENABLE, 0, 0, UNSET, &grants[0]);
+	check(enabled_as(&grants[0]),
+	      "the three-argument enable, PR_PMLEN 0, still gets the default %d@%d (ret %ld errno %d, ctrl %#lx)",
+	      grants[0].bits, grants[0].shift, seen->ret, seen->err,
+	      seen->ctrl);
 
 #ifdef __aarch64__
 	{
 		unsigned long mte = PR_TAGGED_ADDR_ENABLE | PR_MTE_TCF_SYNC |
 				    (0x5a5aUL << PR_MTE_TAG_SHIFT);
 
-		in_child(mte | pmlen(8), 0, 0, UNSET);
+		in_child(mte | pmlen(8), 0, 0, UNSET, &grants[0]);
 		check(seen->ret == 0 && (unsigned long)seen->ctrl == mte,
 		      "PR_PMLEN 8 beside MTE's TCF and tag mask: GET returns the MTE flags as set, without the field (%#lx, want %#lx)",
 		      seen->ctrl, mte);

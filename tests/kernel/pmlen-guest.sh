@@ -1,0 +1,55 @@
+#!/bin/sh
+# Guest side of tests/kernel/test-pmlen.sh on x86: build/vm/pmlen GRANTS
+# (its own TAP) with the tagged_addr_ctrl event on, then the event's
+# req_bits for RISC-V's form: each PR_PMLEN n that pmlen asks once (every
+# size from 1 to one past the widest grant, except 4 and the grants' own
+# sizes, which it asks again) is one prctl enable event with req_bits=n,
+# granted or not; PR_PMLEN 0 asks for no size, as a NULL nr_bits does:
+# req_bits=-1, in pmlen's two such enables.
+#   pmlen-guest.sh BITS@SHIFT[,BITS@SHIFT]
+. tests/lib/guest-tap.sh
+T=/sys/kernel/tracing
+E=$T/events/tagged_addr/tagged_addr_ctrl
+trace=/tmp/pmlen-trace.txt
+
+if [ ! -d "$E" ]; then
+	echo "not ok - $E exists (kernel without the tagged_addr tracepoints)"
+	exit 1
+fi
+echo 0 > $T/tracing_on
+echo > $T/trace
+echo 1 > $E/enable
+echo 1 > $T/tracing_on
+build/vm/pmlen "$1"
+echo 0 > $T/tracing_on
+echo 0 > $E/enable
+cat $T/trace > $trace
+
+sizes=$(echo "$1" | tr ',' '\n' | cut -d@ -f1)
+widest=$(echo "$sizes" | tail -n 1)
+
+# enables N: prctl enable events asking for N bits
+enables()
+{
+	grep -c "interface=prctl op=enable req_bits=$1 " $trace
+}
+
+n=1
+while [ $n -le $((widest + 1)) ]; do
+	case " 4 $(echo $sizes) " in
+	*" $n "*) ;;
+	*)	got=$(enables $n)
+		if [ "$got" = 1 ]; then
+			echo "ok - tagged_addr_ctrl: PR_PMLEN $n is one enable with req_bits=$n"
+		else
+			echo "not ok - tagged_addr_ctrl: PR_PMLEN $n is one enable with req_bits=$n (got $got)"
+		fi ;;
+	esac
+	n=$((n + 1))
+done
+got=$(enables -1)
+if [ "$got" = 2 ]; then
+	echo "ok - tagged_addr_ctrl: PR_PMLEN 0 and the three-argument enable ask for no size (req_bits=-1, 2 events)"
+else
+	echo "not ok - tagged_addr_ctrl: PR_PMLEN 0 and the three-argument enable ask for no size (req_bits=-1: got $got, want 2)"
+fi
