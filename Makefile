@@ -247,7 +247,8 @@ $(VMBIN)/s3_tagged: tests/kernel/s3_tagged.c tests/lib/tagging.h tests/lib/tap-c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
 
-$(VMBIN)/noncanon: tests/kernel/noncanon.c tests/lib/tap-check.h tests/lib/uring-one.h
+$(VMBIN)/noncanon: tests/kernel/noncanon.c tests/lib/tap-check.h tests/lib/uring-one.h \
+		tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

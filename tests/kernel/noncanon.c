@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * noncanon raised|exact: what a process that never enabled tagging sees
- * from the system calls that check a user pointer before they use it, for
- * 0x7fff888000000000 (bit 63 clear, non-canonical with 4- and 5-level
- * paging). Where the kernel offers LAM, USER_PTR_MAX is 2^63 - PAGE_SIZE
- * (kernel/series 0040): the pointer passes the check and fails only when
- * it is used, if it is. Elsewhere the limit is the top of the user address
- * space and every check refuses it at once.
+ * TAGGED_EXPECT=lam|uai|none|refused noncanon raised|exact: what a
+ * process that never enabled tagging sees from the system calls that check
+ * a user pointer before they use it, for 0x7fff888000000000 (bit 63 clear,
+ * non-canonical with 4- and 5-level paging). Where the kernel offers LAM,
+ * USER_PTR_MAX is 2^63 - PAGE_SIZE (kernel/series 0040): the pointer passes
+ * the check and fails only when it is used, if it is. Elsewhere the limit
+ * is the top of the user address space and every check refuses it at once.
  *
  *   path                          raised (LAM offered)        exact
  *   private FUTEX_WAKE            0 (nobody to wake)          EFAULT
@@ -14,26 +14,44 @@
  *                                 EFAULT once data is there
  *   readv(), iov_base there       the same (iovec import)     EFAULT
  *   io_uring PROVIDE_BUFFERS      0 (buffers taken)           EFAULT
+ *   rseq() registration           EFAULT (it reads rseq_cs)   EFAULT
  *
  * A pointer with bit 63 set (0xffff888000000000) fails with EFAULT
- * everywhere. Prints TAP; exits 1 on a failure.
+ * everywhere.
+ *
+ * rseq() is the one of these paths that glibc takes in every thread, and
+ * registration does not stop at the check: 6.12 reads the area's rseq_cs
+ * before it records the area, so a pointer that passes the raised limit
+ * still fails at once, from that read's fault. Each registration runs in a
+ * child that first unregisters the area glibc registered for it (a thread
+ * holds one area at most). A tagged alias of a valid area is refused with
+ * EFAULT in an untagged process. Once the process enabled tagging it is
+ * registered and written by the kernel through the tag where the limit is
+ * raised (LAM) or the kernel untags before the check (UAI); with LAM and
+ * the exact limit (upstream 6.12, which neither raises it nor untags) it
+ * fails with EFAULT still. TAGGED_EXPECT, from the host, says whether the
+ * process can enable tagging (lam, uai), cannot (none: ENODEV) or is
+ * refused (refused: EPERM). Prints TAP; exits 1 on a failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
 #include <linux/io_uring.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/rseq.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../lib/tagging.h"
 #include "../lib/tap-check.h"
 #include "../lib/uring-one.h"
 
@@ -41,6 +59,22 @@
 #define KERNELPTR	0xffff888000000000UL
 
 static int raised;
+
+/* The area the rseq() children register, as it is or through a tag. */
+static struct rseq area;
+
+/* What one rseq() child saw; shared with the parent. */
+struct rseq_seen {
+	long unregister;	/* of glibc's area: 0 */
+	long enable;		/* ARCH_ENABLE_TAGGED_ADDR, if asked for */
+	long reg;		/* the registration */
+	int cpu_id;		/* area.cpu_id after a yield, read untagged */
+};
+
+static struct rseq_seen *seen;
+
+/* seen->reg until rseq() has returned to the child */
+#define NOT_RETURNED	(-100000L)
 
 /* -errno of a call that returned -1, else its value. */
 static long ret(long r)
@@ -118,18 +152,115 @@ static void expect(long got, long want, const char *what)
 		      answer(want, w, sizeof(w)));
 }
 
+/*
+ * In a child: unregister glibc's area, enable tagging if asked, register
+ * an area at p, yield (a return to user that rseq must update the area
+ * on) and note area.cpu_id. Returns 0 when the child got through, 1000 +
+ * the signal that killed it, 2000 + its exit status otherwise.
+ */
+static long rseq_in_child(void *p, int enable_tagging)
+{
+	int status;
+	pid_t pid;
+
+	memset(seen, 0, sizeof(*seen));
+	seen->reg = NOT_RETURNED;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* glibc 2.35 on registers with at least 32 bytes. */
+		unsigned int len = __rseq_size > 32 ? __rseq_size : 32;
+
+		memset(&area, 0, sizeof(area));
+		area.cpu_id = RSEQ_CPU_ID_UNINITIALIZED;
+		if (__rseq_size)
+			seen->unregister =
+				ret(syscall(SYS_rseq,
+					    (char *)__builtin_thread_pointer() +
+					    __rseq_offset, len,
+					    RSEQ_FLAG_UNREGISTER, RSEQ_SIG));
+		if (enable_tagging)
+			seen->enable = ret(arch_prctl(ARCH_ENABLE_TAGGED_ADDR,
+						      TAG_BITS));
+		seen->reg = ret(syscall(SYS_rseq, p, sizeof(area), 0, RSEQ_SIG));
+		sched_yield();
+		/* the kernel's write, not one the compiler remembers */
+		seen->cpu_id = __atomic_load_n(&area.cpu_id, __ATOMIC_RELAXED);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 2000 + 255;
+	if (WIFSIGNALED(status))
+		return 1000 + WTERMSIG(status);
+	return WEXITSTATUS(status) ? 2000 + WEXITSTATUS(status) : 0;
+}
+
+/*
+ * One rseq() registration at p from a child, against the registration's
+ * answer wanted (0 or -errno); an area registered must hold a CPU number
+ * and one refused must be untouched.
+ */
+static void expect_rseq(void *p, int enable_tagging, long want_enable,
+			long want, const char *what)
+{
+	long child = rseq_in_child(p, enable_tagging);
+	int cpu_ok = want ? seen->cpu_id == (int)RSEQ_CPU_ID_UNINITIALIZED :
+			    seen->cpu_id >= 0;
+	char g[64], w[64];
+
+	if (enable_tagging)
+		expect(seen->enable, want_enable,
+		       "arch_prctl(ARCH_ENABLE_TAGGED_ADDR, 6) before the next rseq()");
+	if (child >= 2000) {
+		check(0, "%s: the child failed (%ld)", what, child - 2000);
+		return;
+	}
+	if (child) {	/* SIGSEGV: the kernel could not update the area */
+		check(0, "%s: %s, the child %s", what,
+		      seen->reg == NOT_RETURNED ? "rseq() did not return" :
+		      answer(seen->reg, g, sizeof(g)), answer(child, w, sizeof(w)));
+		return;
+	}
+	if (seen->unregister) {
+		check(0, "%s: glibc's area could not be unregistered: %s", what,
+		      answer(seen->unregister, g, sizeof(g)));
+		return;
+	}
+	check(seen->reg == want && cpu_ok,
+	      "%s: %s%s%s, area.cpu_id %d", what, answer(seen->reg, g, sizeof(g)),
+	      seen->reg == want ? "" : ", want ",
+	      seen->reg == want ? "" : answer(want, w, sizeof(w)), seen->cpu_id);
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
 	void *nc = (void *)NONCANON, *kp = (void *)KERNELPTR;
+	const char *tagging = getenv("TAGGED_EXPECT");
+	long want_enable;
 	char buf[8];
 	int fds[2];
 
 	if (argc != 2 || (strcmp(argv[1], "raised") && strcmp(argv[1], "exact"))) {
-		fprintf(stderr, "usage: noncanon raised|exact\n");
+		fprintf(stderr,
+			"usage: TAGGED_EXPECT=lam|uai|none|refused noncanon raised|exact\n");
 		return 2;
 	}
 	raised = !strcmp(argv[1], "raised");
+	if (!tagging)
+		tagging = "";
+	if (!strcmp(tagging, "lam") || !strcmp(tagging, "uai")) {
+		want_enable = 0;
+	} else if (!strcmp(tagging, "none")) {
+		want_enable = -ENODEV;
+	} else if (!strcmp(tagging, "refused")) {
+		want_enable = -EPERM;
+	} else {
+		check(0,
+		      "the host says what tagging the process can enable: TAGGED_EXPECT=lam|uai|none|refused, not '%s'",
+		      tagging);
+		return tap_end();
+	}
 	sigaction(SIGALRM, &sa, NULL);
 
 	expect(ret(syscall(SYS_futex, nc, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0)),
@@ -160,5 +291,37 @@ int main(int argc, char **argv)
 	       "io_uring PROVIDE_BUFFERS at 0x7fff888000000000");
 	expect(provide_buffers(kp), -EFAULT,
 	       "io_uring PROVIDE_BUFFERS at 0xffff888000000000");
+
+	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (seen == MAP_FAILED) {
+		check(0, "a shared page: %s", strerror(errno));
+		return tap_end();
+	}
+	check(__rseq_size > 0 && !(__rseq_offset % 32),
+	      "glibc registered an rseq area for this thread (%u bytes at %%fs%+ld)",
+	      __rseq_size, (long)__rseq_offset);
+	expect_rseq(&area, 0, 0, 0, "rseq() registration of a valid area");
+	expect_rseq(nc, 0, 0, -EFAULT,
+		    "rseq() registration at 0x7fff888000000000");
+	expect_rseq(kp, 0, 0, -EFAULT,
+		    "rseq() registration at 0xffff888000000000");
+	expect_rseq(tag_ptr(&area, 0x2a), 0, 0, -EFAULT,
+		    "rseq() registration at a tagged alias of a valid area, tagging not enabled");
+	/*
+	 * Once tagging is enabled, a tagged pointer passes the user-limit
+	 * check where the limit is raised (LAM here) or the tag goes before
+	 * the check (UAI); upstream 6.12's LAM does neither (exact limit, no
+	 * untag), so there the alias fails as in an untagged process.
+	 */
+	if (want_enable)
+		expect_rseq(tag_ptr(&area, 0x2a), 1, want_enable, -EFAULT,
+			    "rseq() registration at a tagged alias of a valid area, tagging not available");
+	else if (raised || !strcmp(tagging, "uai"))
+		expect_rseq(tag_ptr(&area, 0x2a), 1, 0, 0,
+			    "rseq() registration at a tagged alias of a valid area, tagging enabled: the kernel writes the area through the tag");
+	else
+		expect_rseq(tag_ptr(&area, 0x2a), 1, 0, -EFAULT,
+			    "rseq() registration at a tagged alias of a valid area, LAM enabled and the limit exact (upstream 6.12): refused");
 	return tap_end();
 }
