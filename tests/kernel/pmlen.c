@@ -6,7 +6,7 @@
  *   prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE | n << 24, 0, 0, 0)
  * enables tagging for 0 (the default grant) up to the largest tag size
  * offered, each size getting the smallest grant that holds it, and is
- * EINVAL beyond, changing nothing. argv[1] lists the grants, smallest
+ * EINVAL beyond (asked up to 16, and 127), changing nothing. argv[1] lists the grants, smallest
  * first, as BITS@SHIFT: "6@57" on UAI, "6@57,15@48" on LAM (LAM_U57, then
  * LAM_U48 for 7 to 15), "8@56" on arm64 (TBI). A grant is checked through
  * GET (its value, nr_bits and offset) and a write(2) from a buffer tagged
@@ -192,7 +192,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	for (n = 0; n <= (unsigned long)widest->bits + 1; n++) {
+	/* Up to 16 on every architecture: one past LAM_U48's 15. */
+	for (n = 0; n <= 16 || n <= (unsigned long)widest->bits + 1; n++) {
 		g = grant_for(n);
 		in_child(PR_TAGGED_ADDR_ENABLE | pmlen(n), 0, 0, UNSET, g);
 		if (g)

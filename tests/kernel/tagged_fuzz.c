@@ -11,9 +11,11 @@
  * untagged, bit-63, kernel and aliased pointers. Worker 0 also flips
  * abi.tagged_addr_disabled. Each process keeps a model of its own mode
  * and checks every result against what the ABI allows in that state.
- * The model is the default geometry, six bits at 57: the requests it makes
- * are 1 to 6 bits or invalid ones (0, 16, 64, negative), never the 7 to 15
- * that LAM_U48 grants on LAM (tests/kernel/test-u48.sh checks those).
+ * The model knows both geometries: six bits at 57 (LAM_U57, UAI) for
+ * requests of 1 to 6 bits, and LAM_U48's fifteen at 48 for 7 to 15 on LAM
+ * (EINVAL on UAI; EBUSY with 5-level paging while something is mapped
+ * above 47 bits, which a LAM_U48 mm then never maps); the other requests
+ * are invalid (0, 16, 64, negative).
  *
  * The seed comes first in the output. What it fixes: each process's
  * sequence of operation kinds and arguments. What it does not: with
@@ -88,6 +90,7 @@ static struct shared *sh;
 /* The model: what this process's mode must be. */
 static struct {
 	int tagged;
+	int wide;	/* tagged with LAM_U48 */
 	int threads;	/* 0: never had threads; 1: has or had; 2: may have (forked) */
 	int high;	/* mappings above 47 bits */
 	int depth;	/* forks and execs from the worker */
@@ -163,13 +166,50 @@ static void report(int ok, const char *fmt, ...)
 }
 
 /* The model, for messages. */
+static const char *mode_name(void)
+{
+	return !me.tagged ? "untagged" : me.wide ? "LAM_U48" : "tagged";
+}
+
 static const char *state(int disabled)
 {
 	static __thread char buf[64];
 
 	snprintf(buf, sizeof(buf), "%s, threads %d, high %d, sysctl %d",
-		 me.tagged ? "tagged" : "untagged", me.threads, me.high, disabled);
+		 mode_name(), me.threads, me.high, disabled);
 	return buf;
+}
+
+/* The geometry of the model's mode, once tagged. */
+static int mode_bits(void)
+{
+	return me.wide ? U48_TAG_BITS : TAG_BITS;
+}
+
+static int mode_shift(void)
+{
+	return me.wide ? U48_TAG_SHIFT : TAG_SHIFT;
+}
+
+/* The most bits a request may ask for on this backend. */
+static int max_request(void)
+{
+	return sh->backend == LAM ? U48_TAG_BITS : TAG_BITS;
+}
+
+/* A request for @bits gets LAM_U48, which keeps the mm below 47 bits. */
+static int wants_wide(long bits)
+{
+	return sh->backend == LAM && bits > TAG_BITS;
+}
+
+/* Ask the kernel for the mode, after a call the model could not follow. */
+static void learn_mode(void)
+{
+	int nr = 0;
+
+	me.tagged = prctl(PR_GET_TAGGED_ADDR_CTRL, &nr, 0, 0, 0) == PR_TAGGED_ADDR_ENABLE;
+	me.wide = me.tagged && nr == U48_TAG_BITS;
 }
 
 /* errno sets: bit 0 is success, bit e errno e. */
@@ -204,13 +244,18 @@ static int sysctl_stable(unsigned long s)
 		return 1;
 	__atomic_add_fetch(&sh->unchecked, 1, __ATOMIC_RELAXED);
 	/* Learn the mode from the kernel; the next checks hold it to it. */
-	me.tagged = prctl(PR_GET_TAGGED_ADDR_CTRL, 0, 0, 0, 0) == PR_TAGGED_ADDR_ENABLE;
+	learn_mode();
 	return 0;
 }
 
-/* What an enable by an untagged process may fail with, valid request. */
-static unsigned long untagged_enable_errors(int disabled)
+/*
+ * What an enable by an untagged process may fail with, valid request;
+ * @wide: it asks for LAM_U48, which like UAI needs nothing mapped above
+ * 47 bits.
+ */
+static unsigned long untagged_enable_errors(int disabled, int wide)
 {
+	int below_47 = (sh->backend == UAI || wide) && sh->la57 && me.high;
 	unsigned long want = 0;
 
 	if (sh->backend == NONE)
@@ -219,40 +264,49 @@ static unsigned long untagged_enable_errors(int disabled)
 		want |= E(EINVAL);
 	if (me.threads)
 		want |= E(EBUSY);
-	if (sh->backend == UAI && sh->la57 && me.high)
+	if (below_47)
 		want |= E(EBUSY);
-	if (me.threads == 2 && !disabled && !(sh->backend == UAI && me.high))
+	if (me.threads == 2 && !disabled && !below_47)
 		want |= OK;	/* a fork of a threaded process: either */
 	return want ? want : OK;
 }
 
 static void op_enable_prctl(void)
 {
-	static const int choice[] = { -100, 6, 6, 1, 3, 0, 16, -1 };
-	int nr = choice[rnd(8)], off = -1, disabled, *pnr = nr == -100 ? NULL : &nr;
-	int *poff = rnd(2) ? &off : NULL, req = nr;
-	int valid = !pnr || (nr >= 1 && nr <= 6);
+	/* The size in *nr_bits (-100: NULL), or one time in four in RISC-V's
+	 * PR_PMLEN field with nr_bits NULL; 0 there asks for none. */
+	static const int choice[] = { -100, 6, 6, 1, 3, 7, 15, 9, 0, 16, -1 };
+	static const int pmlens[] = { 0, 1, 6, 7, 15, 16, 127 };
+	int pm = !rnd(4) ? pmlens[rnd(7)] : -1;
+	int nr = pm >= 0 ? -100 : choice[rnd(11)], off = -1, disabled;
+	int *pnr = nr == -100 ? NULL : &nr, *poff = rnd(2) ? &off : NULL;
+	int req = nr, asked = pnr ? nr : pm > 0 ? pm : 0;
+	int valid = pnr ? nr >= 1 && nr <= max_request() : asked <= max_request();
+	int wide = wants_wide(asked);
+	unsigned long flags = PR_TAGGED_ADDR_ENABLE | (pm > 0 ? PMLEN(pm) : 0);
 	unsigned long want, s = sysctl_begin(&disabled);
-	long r = ret(prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, pnr, poff, 0));
+	long r = ret(prctl(PR_SET_TAGGED_ADDR_CTRL, flags, pnr, poff, 0));
 
 	if (!sysctl_stable(s))
 		return;
 	if (sh->backend == NONE)
 		want = E(ENODEV) | (valid ? 0 : E(EINVAL));
-	else if (!valid)	/* or whatever else is wrong, checked first */
-		want = E(EINVAL) | (me.tagged ? E(EBUSY) :
-				    untagged_enable_errors(disabled) & ~OK);
-	else if (me.tagged)	/* again: 0 if the grant satisfies it */
-		want = (!pnr || nr == 6 ? OK : OK | E(EBUSY)) |
-		       (disabled ? E(EINVAL) : 0) | (me.threads ? E(EBUSY) : 0);
+	else if (!valid)	/* the size, or untagged the sysctl's refusal */
+		want = E(EINVAL);
+	else if (me.tagged)	/* again: 0 if the mode has the bits asked */
+		want = asked <= mode_bits() ? OK : E(EBUSY);
 	else
-		want = untagged_enable_errors(disabled);
-	report(allowed(r, want), "prctl enable nr_bits %d%s: %ld (%s)", req,
-	       pnr ? "" : " (NULL)", r, state(disabled));
+		want = untagged_enable_errors(disabled, wide);
+	report(allowed(r, want), "prctl enable nr_bits %d%s, PR_PMLEN %d: %ld (%s)",
+	       req, pnr ? "" : " (NULL)", pm > 0 ? pm : 0, r, state(disabled));
 	if (r == 0) {
-		report((!pnr || nr == TAG_BITS) && (!poff || off == TAG_SHIFT),
-		       "prctl enable reports %d bits at %d", nr, off);
+		if (!me.tagged)
+			me.wide = wide;
 		me.tagged = 1;
+		report((!pnr || nr == mode_bits()) &&
+		       (!poff || off == mode_shift()),
+		       "prctl enable reports %d bits at %d (%s)", nr, off,
+		       mode_name());
 	} else {
 		report(nr == req && off == -1,
 		       "failed prctl enable changed nr_bits %d->%d, offset to %d",
@@ -262,9 +316,9 @@ static void op_enable_prctl(void)
 
 static void op_enable_arch(void)
 {
-	static const unsigned long choice[] = { 6, 6, 6, 1, 3, 0, 16, 64 };
-	unsigned long bits = choice[rnd(8)], want;
-	int valid = bits >= 1 && bits <= 6, disabled;
+	static const unsigned long choice[] = { 6, 6, 6, 1, 3, 7, 15, 0, 16, 64 };
+	unsigned long bits = choice[rnd(10)], want;
+	int valid = bits >= 1 && bits <= (unsigned long)max_request(), disabled;
 	unsigned long s = sysctl_begin(&disabled);
 	long r = ret(arch_prctl(ARCH_ENABLE_TAGGED_ADDR, bits));
 
@@ -272,16 +326,18 @@ static void op_enable_arch(void)
 		return;
 	if (sh->backend == NONE)
 		want = E(ENODEV) | (valid ? 0 : E(EINVAL));
-	else if (me.tagged)	/* upstream's EBUSY on a second enable */
-		want = E(EBUSY) | (valid && !disabled ? 0 : E(EINVAL));
-	else if (!valid)
-		want = E(EINVAL) | (untagged_enable_errors(disabled) & ~OK);
+	else if (me.tagged)	/* upstream's EBUSY on a second enable, any size */
+		want = disabled ? E(EINVAL) : E(EBUSY);
+	else if (!valid)	/* a threaded mm is refused before the size */
+		want = E(EINVAL) | (me.threads ? E(EBUSY) : 0);
 	else
-		want = untagged_enable_errors(disabled);
+		want = untagged_enable_errors(disabled, wants_wide(bits));
 	report(allowed(r, want), "arch_prctl enable %lu bits: %ld (%s)", bits, r,
 	       state(disabled));
-	if (r == 0)
+	if (r == 0 && !me.tagged) {
 		me.tagged = 1;
+		me.wide = wants_wide(bits);
+	}
 }
 
 static void op_disable(void)
@@ -302,8 +358,9 @@ static void op_query(void)
 	if (!sysctl_stable(s))
 		return;
 	if (me.tagged)
-		report(r == PR_TAGGED_ADDR_ENABLE && nr == TAG_BITS && off == TAG_SHIFT,
-		       "query while tagged: %ld, %d bits at %d", r, nr, off);
+		report(r == PR_TAGGED_ADDR_ENABLE && nr == mode_bits() &&
+		       off == mode_shift(),
+		       "query while %s: %ld, %d bits at %d", mode_name(), r, nr, off);
 	else
 		report(r == 0 && nr == offer && off == -1,
 		       "query while untagged (sysctl %d): %ld, %d bits (want %d), offset %d",
@@ -327,12 +384,43 @@ static void op_max_bits(void)
 
 static void op_untag_mask(void)
 {
+	unsigned long want = !me.tagged ? ~0UL : me.wide ? ~U48_TAG_MASK : ~TAG_MASK;
 	unsigned long mask = 0;
 	long r = ret(arch_prctl(ARCH_GET_UNTAG_MASK, (unsigned long)&mask));
 
-	report(r == 0 && mask == (me.tagged ? ~TAG_MASK : ~0UL),
-	       "ARCH_GET_UNTAG_MASK (%s): %ld, %#lx", me.tagged ? "tagged" : "untagged",
-	       r, mask);
+	report(r == 0 && mask == want, "ARCH_GET_UNTAG_MASK (%s): %ld, %#lx",
+	       mode_name(), r, mask);
+}
+
+/*
+ * @p with a random LAM_U48 tag: bits 62:57 any, and at least one of 56:48
+ * set, which only LAM_U48 ignores.
+ */
+static void *wide_tag_ptr(const void *p)
+{
+	uint64_t low = 1 + rnd((1UL << (TAG_SHIFT - U48_TAG_SHIFT)) - 1);
+
+	return (void *)(((uintptr_t)p & ~U48_TAG_MASK) |
+			(uint64_t)rnd(1UL << TAG_BITS) << TAG_SHIFT |
+			low << U48_TAG_SHIFT);
+}
+
+/*
+ * Whether @p passes the user-limit check (access_ok()) that a check-only
+ * path makes: LAM, where it is offered, raises the limit to 2^63 - PAGE_SIZE
+ * and compares the pointer as it is; UAI untags first (bits 62:57 of a
+ * tagged process's pointer) and keeps the top of the address space,
+ * 2^56 - PAGE_SIZE with 5-level paging, 2^47 - PAGE_SIZE without.
+ */
+static int passes_user_limit(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	if (sh->backend == LAM)
+		return a <= (1UL << 63) - 4096;
+	if (sh->backend == UAI && me.tagged)
+		a &= ~TAG_MASK;
+	return a <= (1UL << (sh->la57 ? 56 : 47)) - 4096;
 }
 
 /* A pointer of a random kind; *good says whether a call may succeed. */
@@ -341,7 +429,7 @@ static void *pick_pointer(void *obj, int *good, const char **kind)
 	unsigned long t = 1 + rnd(63);
 
 	*good = 0;
-	switch (rnd(6)) {
+	switch (rnd(7)) {
 	case 0:
 		*good = 1;
 		*kind = "untagged";
@@ -360,6 +448,10 @@ static void *pick_pointer(void *obj, int *good, const char **kind)
 	case 4:
 		*kind = "alias";	/* what UAI would access as the direct map */
 		return tag_ptr((void *)0x01ff888000000000UL, rnd(64));
+	case 5:
+		*good = me.tagged && me.wide;
+		*kind = "LAM_U48-tagged";
+		return wide_tag_ptr(obj);
 	default:
 		*good = me.tagged;
 		*kind = "tagged";
@@ -387,22 +479,27 @@ static void op_uaccess(void)
 	r = up->call(&ctx, p);
 	if (good)
 		report(r >= 0, "%s with %s %p (%s): %ld", up->name, kind, p,
-		       me.tagged ? "tagged" : "untagged", r);
-	else if (up->check_only && sh->backend == LAM && !((uintptr_t)p >> 63))
-		report(r == 0, "%s with %s %p (%s): %ld, want 0 (LAM's limit)",
-		       up->name, kind, p, me.tagged ? "tagged" : "untagged", r);
+		       mode_name(), r);
+	else if (up->check_only && passes_user_limit(p))
+		report(r == 0, "%s with %s %p (%s): %ld, want 0 (it passes the user limit)",
+		       up->name, kind, p, mode_name(), r);
 	else
 		report(r == -EFAULT, "%s with %s %p (%s): %ld, want -EFAULT",
-		       up->name, kind, p, me.tagged ? "tagged" : "untagged", r);
+		       up->name, kind, p, mode_name(), r);
 }
 
+/* A tag at 62:57, which either mode ignores, or one LAM_U48 alone does. */
 static void op_deref(void)
 {
 	static volatile uint64_t v;
-	int r = deref_in_child(tag_ptr((void *)&v, 1 + rnd(63)), &v);
+	int wide = rnd(2);
+	volatile uint64_t *p = wide ? wide_tag_ptr((void *)&v) :
+				      tag_ptr((void *)&v, 1 + rnd(63));
+	int r = deref_in_child(p, &v);
+	int works = me.tagged && (!wide || me.wide);
 
-	report(r == (me.tagged ? 0 : SIGSEGV), "tagged dereference (%s): %d",
-	       me.tagged ? "tagged" : "untagged", r);
+	report(r == (works ? 0 : SIGSEGV), "dereference of %p (%s): %d", p,
+	       mode_name(), r);
 }
 
 static void op_migrate(void)
@@ -418,7 +515,8 @@ static void op_migrate(void)
 
 /*
  * 5-level paging: above 47 bits, which a UAI mm must not map (it has no
- * user-half alias of a kernel pointer then); LAM maps there as before.
+ * user-half alias of a kernel pointer then), nor a LAM_U48 one (its bits
+ * 56:48 are tags); LAM_U57 maps there as before.
  */
 static void op_high_map(void)
 {
@@ -447,8 +545,15 @@ static void op_high_map(void)
 			munmap(p, 4096);
 		return;
 	}
+	if (me.tagged && me.wide) {
+		report(p != MAP_FAILED && (uintptr_t)p < 1UL << 47,
+		       "LAM_U48: hint above 47 bits mapped at %p", p);
+		if (p != MAP_FAILED)
+			munmap(p, 4096);
+		return;
+	}
 	report(p != MAP_FAILED && (uintptr_t)p >= 1UL << 47,
-	       "hint above 47 bits (%s) mapped at %p", me.tagged ? "tagged" : "untagged", p);
+	       "hint above 47 bits (%s) mapped at %p", mode_name(), p);
 	/* Keep it only where the munmap above finds it again. */
 	if (p != MAP_FAILED && (uintptr_t)p - ABOVE_47 < HIGH_WINDOW)
 		me.high = 1;
@@ -484,7 +589,7 @@ static void op_vfork(void)
 	       state(disabled), r_prctl, r_arch);
 	report((prctl(PR_GET_TAGGED_ADDR_CTRL, 0, 0, 0, 0) == PR_TAGGED_ADDR_ENABLE) ==
 	       me.tagged, "vfork child changed its parent's mode");
-	me.tagged = prctl(PR_GET_TAGGED_ADDR_CTRL, 0, 0, 0, 0) == PR_TAGGED_ADDR_ENABLE;
+	learn_mode();
 }
 
 /* Worker 0 only: flip abi.tagged_addr_disabled. */

@@ -23,6 +23,17 @@
 #define TAG_BITS		6
 #define TAG_MASK		(((1ULL << TAG_BITS) - 1) << TAG_SHIFT)
 
+/* RISC-V's form of the size asked for: a field of the prctl's flags. */
+#ifndef PR_PMLEN_SHIFT
+#define PR_PMLEN_SHIFT		24
+#endif
+#define PMLEN(n)		((unsigned long)(n) << PR_PMLEN_SHIFT)
+
+/* LAM_U48, for a request of 7 to 15 bits on LAM: fifteen at 62:48. */
+#define U48_TAG_SHIFT		48
+#define U48_TAG_BITS		15
+#define U48_TAG_MASK		(((1ULL << U48_TAG_BITS) - 1) << U48_TAG_SHIFT)
+
 static inline void *tag_ptr(const void *p, unsigned long tag)
 {
 	return (void *)(((uintptr_t)p & ~TAG_MASK) |
