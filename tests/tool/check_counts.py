@@ -67,6 +67,7 @@ def tracefs_counts(d):
 SCHED_SWITCH = re.compile(r"^\s*.+-\d+\s+\[(\d+)\].*sched_switch: .*prev_pid=(\d+) .*"
                           r"==> .*next_pid=(\d+) ")
 KTHREAD_FORK = re.compile(r"sched_process_fork: .* parent_pid=2 child_comm=.* child_pid=(\d+)")
+PROCESS_EXIT = re.compile(r"^\s*.+-\d+\s+\[(\d+)\].*sched_process_exit: .* pid=(\d+) ")
 
 
 def predicted_switches(d, w):
@@ -74,8 +75,11 @@ def predicted_switches(d, w):
     from the scheduler's events: its enable (one, loading its mode where it
     runs), then each sched_switch from W to a user task other than W (a
     kernel thread or idle between keeps W's mm loaded, lazy TLB, and the
-    switch out of it is that thread's). None without sched_switch events
-    in tracefs.txt."""
+    switch out of it is that thread's), and its exit: tearing down its mm
+    switches its CPU to init_mm in its own context before
+    sched_process_exit, so the last sched_switch from it changes nothing,
+    whether it goes to a user task or a kernel thread. None without
+    sched_switch events in tracefs.txt."""
     try:
         with open(f"{d}/tracefs.txt.kthreads") as f:
             kt = {int(x) for x in f.read().split()}
@@ -89,6 +93,12 @@ def predicted_switches(d, w):
             m = KTHREAD_FORK.search(line)
             if m:
                 kt.add(int(m.group(1)))
+                continue
+            m = PROCESS_EXIT.match(line)
+            if m:
+                cpu, pid = int(m.group(1)), int(m.group(2))
+                if on and pid == pp and loaded.get(cpu) == pp:
+                    n, loaded[cpu] = n + 1, -1
                 continue
             m = TRACEFS_LINE.match(line)
             if (m and m.group(3) == "tagged_addr_ctrl" and int(m.group(2)) == pp
@@ -193,7 +203,7 @@ def check_counts(d, n, m, k, f, g):
     sw, want = tr[pp, "switch"], predicted_switches(d, w)
     ok(want is not None and sw == want,
        f"switch: the ping-pong worker's {sw} for {k} rounds, as sched_switch "
-       f"predicts (its enable, each switch from it to another user task: {want})")
+       f"predicts (its enable, each switch from it to another user task, its exit: {want})")
     pp_top = [p for p in reports[-1]["processes"] if p["pid"] == pp] if reports else []
     ok(pp_top and pp_top[0]["mode"] != "none" and pp_top[0]["tag_bits"] == 6,
        "top: the tagged worker shows its mode and 6 tag bits", pp_top)

@@ -38,6 +38,14 @@ else
 fi
 expect 1 "kernel has no BTF" "no /sys/kernel/btf/vmlinux: says the kernel has no BTF" \
 	unshare -m sh -c "mount -t tmpfs none /sys/kernel/btf && exec $TT top -n 1"
+# bpf() fails with ENOSYS for root (a seccomp filter, tests/tool/nobpf.c):
+# what a kernel without CONFIG_BPF_SYSCALL answers. Under the same filter
+# an unknown command is still a usage error: the filter stops bpf() alone.
+expect 1 "BPF is unavailable here (bpf(): Function not implemented)" \
+	"bpf() not implemented: says BPF is unavailable, and why" \
+	build/vm/nobpf $TT trace -d 1
+expect 2 "unknown command" "under the same filter tagtrace still runs: an unknown command is a usage error" \
+	build/vm/nobpf $TT tarce
 expect 1 "no process with PID 999999" "unknown PID: says so" \
 	$TT trace -p 999999 -d 1
 expect 2 "unknown event 'bogus'" "unknown event name: says which" \

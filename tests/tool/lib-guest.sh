@@ -39,12 +39,13 @@ tracefs_reset()
 }
 
 # tracefs_sched 0|1: the scheduler's events a checker predicts mode
-# switches from (check_counts.py): sched_switch, and sched_process_fork,
-# which names the kernel threads kthreadd starts.
+# switches from (check_counts.py): sched_switch, sched_process_fork, which
+# names the kernel threads kthreadd starts, and sched_process_exit.
 tracefs_sched()
 {
 	echo "$1" > $T/events/sched/sched_switch/enable
 	echo "$1" > $T/events/sched/sched_process_fork/enable
+	echo "$1" > $T/events/sched/sched_process_exit/enable
 }
 
 # tracefs_start: record every tagged_addr event, and the scheduler's,
