@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: kernel-arm64 rig-arm64 modules-rig guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
+.PHONY: kernel-arm64 kernel-arm64-upstream record-mte-ctrl rig-arm64 modules-rig guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -79,6 +79,11 @@ kernel-arm64: deps
 	$(Q)$(STEP) kernel-arm64 "arm64 guest kernel: kernel/series/ for QEMU's virt machine" \
 		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-arm64.log -- scripts/kernel.sh arm64
 
+## kernel-arm64-upstream  upstream 6.12 with the arm64 config, to re-record arm64-mte-ctrl.upstream
+kernel-arm64-upstream: deps
+	$(Q)$(STEP) kernel-arm64-upstream "arm64 guest kernel without the series, for recordings" \
+		"8 min cold, 1 min cached" $(BUILD)/logs/kernel-arm64-upstream.log -- scripts/kernel.sh arm64-upstream
+
 ## series-check     build the series one patch at a time: x86_64, i386, arm64, checkpatch, kselftests
 series-check: kernel kernel-upstream
 	$(Q)scripts/series-check.sh
@@ -123,7 +128,7 @@ MTEDIR  := $(A64TREE)/tools/testing/selftests/arm64/mte
 rig-arm64: $(VMA64)/tagtrace-init $(VMA64)/arm64_uabi $(VMA64)/tags_test \
 	$(VMA64)/check_prctl $(VMA64)/pmlen $(VMA64)/check_tags_inclusion \
 	$(VMA64)/check_mmap_options $(VMA64)/check_buffer_fill \
-	$(VMA64)/check_child_memory
+	$(VMA64)/check_child_memory $(VMA64)/mte_ctrl_table
 
 $(VMA64)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
@@ -136,6 +141,18 @@ $(VMA64)/arm64_uabi: tests/kernel/arm64_uabi.c tests/lib/tap-check.h $(A64HDR)/l
 $(VMA64)/pmlen: tests/kernel/pmlen.c tests/lib/tap-check.h $(A64HDR)/linux/prctl.h
 	@mkdir -p $(@D)
 	$(Q)$(A64CC) $(CFLAGS) -static -isystem $(A64HDR) -o $@ $<
+
+$(VMA64)/mte_ctrl_table: tests/kernel/mte_ctrl_table.c $(A64HDR)/linux/prctl.h
+	@mkdir -p $(@D)
+	$(Q)$(A64CC) $(CFLAGS) -march=armv8.5-a+memtag -static -isystem $(A64HDR) -o $@ $<
+
+# MTE's prctl answers on upstream 6.12, which test-arm64.sh compares the
+# series' with. Re-record only when the base kernel changes.
+## record-mte-ctrl  boot upstream 6.12 for arm64 and rewrite tests/kernel/arm64-mte-ctrl.upstream
+record-mte-ctrl: kernel-arm64-upstream $(VMA64)/tagtrace-init $(VMA64)/mte_ctrl_table
+	$(Q)tests/vm/run --arch arm64 --kernel $(BUILD)/linux-arm64-upstream/arch/arm64/boot/Image \
+		-- $(VMA64)/mte_ctrl_table > $(BUILD)/arm64-mte-ctrl.upstream
+	$(Q)mv $(BUILD)/arm64-mte-ctrl.upstream tests/kernel/arm64-mte-ctrl.upstream
 
 $(VMA64)/tags_test: $(A64TREE)/tools/testing/selftests/mm/tags/tags_test.c
 	@mkdir -p $(@D)

@@ -17,6 +17,10 @@
 #                                for QEMU's arm64 virt machine with its own
 #                                config (kernel/config/arm64/ only), for
 #                                tests/vm/run --arch arm64
+#   scripts/kernel.sh arm64-upstream build/linux-arm64-upstream: the pristine
+#                                source with the arm64 config, which recorded
+#                                tests/kernel/arm64-mte-ctrl.upstream (not
+#                                part of make check)
 #
 # build/linux-upstream is the unpacked tarball committed to git and tagged
 # "upstream"; build/linux is a worktree of it with the series applied by
@@ -26,7 +30,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|upstream|arm64}
+variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|upstream|arm64|arm64-upstream}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
@@ -71,10 +75,13 @@ baseline)
 arm64)
 	tree=$build/linux-arm64
 	patches=("$top"/kernel/series/*/*.patch) ;;
+arm64-upstream)
+	tree=$build/linux-arm64-upstream
+	patches=() ;;
 upstream)
 	tree=$up ;;
 *)
-	echo "usage: kernel.sh tagged|notrace|debug|baseline|upstream|arm64" >&2
+	echo "usage: kernel.sh tagged|notrace|debug|baseline|upstream|arm64|arm64-upstream" >&2
 	exit 2 ;;
 esac
 # Two builds of one tree at once (make check beside a hand-run make kernel)
@@ -99,7 +106,7 @@ arch=()
 frags=("$top"/kernel/config/*.config)
 case $variant in
 debug|baseline|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
-arm64)
+arm64|arm64-upstream)
 	arch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	frags=("$top"/kernel/config/arm64/*.config) ;;
 esac
@@ -127,7 +134,7 @@ if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
 	echo "$cfgsum" > "$tree/.tagtrace-config"
 fi
 
-if [ "$variant" = arm64 ]; then
+if [ ${#arch[@]} -gt 0 ]; then
 	make -C "$tree" -j"$(nproc)" "${arch[@]}" \
 		CC="ccache aarch64-linux-gnu-gcc" Image
 	make -C "$tree" -s "${arch[@]}" headers_install \
