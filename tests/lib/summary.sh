@@ -33,8 +33,11 @@ awk '
 			why = "no reason given"
 		if (/^not ok/ && d != "todo") {
 			failed++
-			if (++bad[file] <= 10)
-				notok[file] = notok[file] "      " $0 "\n"
+			if (++bad[file] <= 10) {
+				line = $0
+				gsub(/\t/, " ", line)	# the second awk splits on tabs
+				notok[file] = notok[file] "      " line "\n"
+			}
 		} else if (d == "skip") {
 			skipped++; reason["skip\t" why "\t" file]++
 		} else if (d == "todo") {
@@ -63,6 +66,8 @@ awk '
 				why = why ", exit status " rc[f]
 			if (why != "") {
 				fails = fails "  " f ": " substr(why, 3) "\n" notok[f]
+				if (bad[f] > 10)
+					fails = fails "      (and " bad[f] - 10 " more)\n"
 				nfail++
 			}
 		}
