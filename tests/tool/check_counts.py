@@ -25,6 +25,15 @@ TRACEFS_KIND = {"tagged_addr_ctrl": "ctrl", "tagged_addr_untag": "untag",
                 "tagged_addr_mode_switch": "switch",
                 "tagged_addr_fault": "fault", "tagged_addr_gp": "gp"}
 TRACEFS_LINE = re.compile(r"^\s*(.+)-(\d+)\s+\[\d+\]\s+\S+\s+[\d.]+: (\w+): (.*)$")
+def tracefs_events(d):
+    """(pid, event, the rest of the line) for each event in tracefs.txt."""
+    with open(f"{d}/tracefs.txt") as f:
+        for line in f:
+            m = TRACEFS_LINE.match(line)
+            if m:
+                yield int(m.group(2)), m.group(3), m.group(4)
+
+
 def load_ndjson(path):
     """Every line must be one JSON object: that is what --json promises."""
     out, bad = [], []

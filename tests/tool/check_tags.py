@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 
 import tap
 from tap import ok
-from check_counts import TRACEFS_LINE, load_ndjson, workload
+from check_counts import load_ndjson, tracefs_events, workload
 
 UNTAG = re.compile(r"tagged=0x([0-9a-f]+) untagged=0x([0-9a-f]+)")
 CTRL = re.compile(r"op=(\w+) req_bits=(-?\d+) granted_bits=(\d+) offset=(\d+)"
@@ -28,24 +28,19 @@ def tracefs(d):
     in (the task's last sys_enter), fault count, enables."""
     tags, sys_, faults = defaultdict(Counter), defaultdict(Counter), Counter()
     enables, in_call = defaultdict(list), {}
-    with open(f"{d}/tracefs.txt") as f:
-        for line in f:
-            m = TRACEFS_LINE.match(line)
-            if not m:
-                continue
-            pid, event, rest = int(m.group(2)), m.group(3), m.group(4)
-            if event == "sys_enter":
-                in_call[pid] = int(NR.search(rest).group(1))
-            elif event == "tagged_addr_untag":
-                tagged = int(UNTAG.search(rest).group(1), 16)
-                tags[pid][(tagged >> TAG_SHIFT) & TAG_MASK] += 1
-                sys_[pid][in_call.get(pid, -1)] += 1
-            elif event == "tagged_addr_fault":
-                faults[pid] += 1
-            elif event == "tagged_addr_ctrl":
-                c = CTRL.search(rest)
-                if c and c.group(1) == "enable":
-                    enables[pid].append(c.groups())
+    for pid, event, rest in tracefs_events(d):
+        if event == "sys_enter":
+            in_call[pid] = int(NR.search(rest).group(1))
+        elif event == "tagged_addr_untag":
+            tagged = int(UNTAG.search(rest).group(1), 16)
+            tags[pid][(tagged >> TAG_SHIFT) & TAG_MASK] += 1
+            sys_[pid][in_call.get(pid, -1)] += 1
+        elif event == "tagged_addr_fault":
+            faults[pid] += 1
+        elif event == "tagged_addr_ctrl":
+            c = CTRL.search(rest)
+            if c and c.group(1) == "enable":
+                enables[pid].append(c.groups())
     return tags, sys_, faults, enables
 
 

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 
 import tap
 from tap import ok
-from check_counts import TRACEFS_LINE, load_ndjson, workload
+from check_counts import load_ndjson, tracefs_events, workload
 
 SHIFT, MASK = 48, 0x7fff
 WIDE_TAGS = 16384		# bpf/tagtrace.h TT_WIDE_TAGS
@@ -24,17 +24,12 @@ FAULT = re.compile(r"pointer=0x([0-9a-f]+)")
 def tracefs(d):
     """Per pid: untags by 15-bit tag, fault count."""
     untags, faults = defaultdict(Counter), Counter()
-    with open(f"{d}/tracefs.txt") as f:
-        for line in f:
-            m = TRACEFS_LINE.match(line)
-            if not m:
-                continue
-            pid, event, rest = int(m.group(2)), m.group(3), m.group(4)
-            if event == "tagged_addr_untag":
-                t = int(UNTAG.search(rest).group(1), 16)
-                untags[pid][(t >> SHIFT) & MASK] += 1
-            elif event == "tagged_addr_fault":
-                faults[pid] += 1
+    for pid, event, rest in tracefs_events(d):
+        if event == "tagged_addr_untag":
+            t = int(UNTAG.search(rest).group(1), 16)
+            untags[pid][(t >> SHIFT) & MASK] += 1
+        elif event == "tagged_addr_fault":
+            faults[pid] += 1
     return untags, faults
 
 
