@@ -111,11 +111,12 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/untag_paths $(VMBIN)/tagged_fuzz \
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
-	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/hwasan_prog \
+	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/batches $(VMBIN)/hwasan_prog \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
-	$(VMBIN)/lam_online $(VMBIN)/s3_tagged $(VMBIN)/u48 $(VMBIN)/pmlen
+	$(VMBIN)/lam_online $(VMBIN)/s3_tagged $(VMBIN)/u48 $(VMBIN)/pmlen \
+	$(VMBIN)/codepage
 
 # ---- the arm64 rig (tests/vm/run --arch arm64): static arm64 programs -------
 VMA64   := $(BUILD)/vm-arm64
@@ -200,6 +201,10 @@ $(VMBIN)/lass.elf: tests/vm/lass/boot.S tests/vm/lass/lass.c tests/vm/lass/lass.
 $(VMBIN)/clflush: tests/vm/clflush.c tests/lib/in-child.h tests/lib/tagging.h tests/lib/tap-check.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/codepage: tests/vm/codepage.c tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $<
 
 $(VMBIN)/fsgsbase: tests/vm/fsgsbase.c tests/lib/in-child.h tests/lib/tagging.h tests/lib/tap-check.h
 	@mkdir -p $(@D)
@@ -296,6 +301,10 @@ $(VMBIN)/ptrace_query: tests/tool/ptrace_query.c tests/lib/tagging.h
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/nobpf: tests/tool/nobpf.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/batches: tests/tool/batches.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

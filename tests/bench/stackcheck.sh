@@ -6,7 +6,9 @@
 #   none         neither: what stock QEMU 7.2 translates, no check at all
 # under each QEMU binary given, e.g.
 #   STACKCHECK_QEMU="before:/path/a after:/path/b" tests/bench/stackcheck.sh
-# (default: "patched:build/qemu-src/build/qemu-system-x86_64"). The boots
+# (default: "patched:build/qemu-src/build/qemu-system-x86_64"); a binary
+# given as NAME:PATH@CPU,... boots only those CPUs (Debian's own QEMU has
+# no LAM or LASS: "stock:/usr/bin/qemu-system-x86_64@none"). The boots
 # are interleaved (each round boots every binary on every CPU once), so
 # that the machine's load drifts over all of them alike.
 #
@@ -44,20 +46,25 @@ fi
 log=${STACKCHECK_LOG:-/dev/null}
 
 names=()
+declare -A path only
 for q in $qemus; do
 	n=${q%%:*} p=${q#*:}
+	case $p in *@*) only[$n]=" ${p#*@} " only[$n]=${only[$n]//,/ } p=${p%@*} ;; esac
 	[ -x "$p" ] || { echo "stackcheck: no QEMU binary $p" >&2; exit 1; }
-	names+=("$n")
+	names+=("$n") path[$n]=$p
 done
+# boots NAME CPU: whether binary NAME boots CPU.
+boots() { [ -z "${only[$1]:-}" ] || [[ ${only[$1]} = *" $2 "* ]]; }
 
 declare -A fig
 add() { fig[$1]+="$2 "; }
 val() { sed -n "s/^$1=//p" <<< "$2" | head -1; }
 
 for i in $(seq "$boots"); do
-	for q in $qemus; do
-		n=${q%%:*} p=${q#*:}
+	for n in "${names[@]}"; do
+		p=${path[$n]}
 		for c in $cpus; do
+			boots "$n" "$c" || continue
 			case $c in
 			lam) args=(--cpu lam) ;;
 			lam-nolass) args=(--cpu lam --no-lass) ;;
@@ -97,6 +104,7 @@ median()
 echo "== median [min-max] of $boots boots: push, call per mille of alu; ms of gcc -O2, 100 fork+exec, sched messaging, host CPU of the run"
 for n in "${names[@]}"; do
 	for c in $cpus; do
+		boots "$n" "$c" || continue
 		line=$(printf '%-8s %-10s' "$n" "$c")
 		for f in $figs; do
 			# shellcheck disable=SC2086
@@ -111,6 +119,7 @@ first=${names[0]}
 for n in "${names[@]:1}"; do
 	echo "== $n against $first, same CPU (b/a; goal <= 1)"
 	for c in $cpus; do
+		boots "$first" "$c" && boots "$n" "$c" || continue
 		for f in $figs; do
 			# shellcheck disable=SC2086
 			tests/bench/verdict.py "$c/$f" 1 ${fig[$first/$c/$f]} -- \
@@ -119,9 +128,12 @@ for n in "${names[@]:1}"; do
 	done
 done
 [[ " $cpus " = *" none "* ]] && for n in "${names[@]}"; do
-	echo "== $n: lam and lam-nolass against none (b/a; goal <= 1.05)"
+	boots "$n" none || continue
+	head="== $n: lam and lam-nolass against none (b/a; goal <= 1.05)"
 	for c in $cpus; do
 		[ "$c" = none ] && continue
+		boots "$n" "$c" || continue
+		[ -z "$head" ] || { echo "$head"; head=; }
 		for f in $figs; do
 			# shellcheck disable=SC2086
 			tests/bench/verdict.py "$c/$f" 1.05 ${fig[$n/none/$f]} -- \

@@ -126,7 +126,7 @@ out_of=$(awk -v mm="${mm:-none}" '/tagged_addr_mode_switch:/ && $0 ~ "prev_mm=" 
 set -- $(awk -v W=$pingpong_pid -v K="$kthreads" '
 	BEGIN { n = split(K, a, " "); for (i = 1; i <= n; i++) kt[a[i]] = 1; kt[0] = 1 }
 	/^#/ { next }
-	/sched_process_fork:/ && / parent_pid=2 / {
+	/sched_process_fork:/ && / pid=2 child_comm=/ {
 		match($0, /child_pid=[0-9]+/); kt[substr($0, RSTART + 10, RLENGTH - 10)] = 1; next }
 	/tagged_addr_ctrl:/ && /op=enable/ && / ret=0/ {
 		task = $1; sub(/.*-/, "", task)

@@ -188,6 +188,8 @@ tap_parse()
 
 # tap_guest RIG-ARGS... -- CMD...: run CMD in the guest; pass its TAP lines
 # through and count them; a guest that ends badly is a failure of its own.
+# With TAP_GUEST_KEEP=FILE in its environment, the guest's output is also
+# copied to FILE.
 tap_guest()
 {
 	local rc out
@@ -196,6 +198,8 @@ tap_guest()
 	"$rig" "$@" > "$out" 2>&1
 	rc=$?
 	tap_parse "$*" < "$out"
+	# TAP_GUEST_KEEP=FILE: the caller reads the output too.
+	[ -z "${TAP_GUEST_KEEP:-}" ] || cp "$out" "$TAP_GUEST_KEEP"
 	# prove shows none of a failed run's output unless -v: keep it.
 	local kept=
 	if [ "$rc" != 0 ]; then

@@ -10,8 +10,11 @@
  * CR3.LAM_U57 on LAM and EFER.UAIE on UAI (kernel/series/). Then:
  *
  * 1. A tagged RSP (tag in bits 62:57) through PUSH/POP, near CALL/RET,
- *    PUSHF/POPF, far CALL, far RET (LRETQ, and LRET with 32-bit operands,
- *    whose stack address is still 64 bits wide) and IRETQ.
+ *    PUSHF/POPF, far CALL (m16:64, and m16:32), far RET (LRETQ, and LRET
+ *    with 32-bit operands) and IRET (IRETQ, and IRETL). With 32-bit
+ *    operands the stack address is still 64 bits wide and RSP keeps all
+ *    64 bits (SDM vol. 1, 6.14.1); IRETL does not enter virtual-8086 mode
+ *    when the EFLAGS it pops has VM set (SDM vol. 2, IRET).
  *    SDM, "Linear Address Masking": LAM applies to every data access in
  *    64-bit mode, stack accesses included; RSP itself keeps its tag. So on
  *    LAM each works, the stack contents are seen through the untagged
@@ -326,17 +329,25 @@ static int stack_lcall(void)
  * address is a stub mapped below 4 GiB that jumps back through R13.
  */
 #define LOW_STUB 0x200000UL
+static const unsigned char jmp_r13[] = { 0x41, 0xff, 0xe5 };
+
+/* Map a page at LOW_STUB holding @len bytes of @code; NULL if it can't. */
+static unsigned char *low_stub(const unsigned char *code, size_t len)
+{
+	void *p = mmap((void *)LOW_STUB, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p != (void *)LOW_STUB)
+		return NULL;
+	return memcpy(p, code, len);
+}
+
 static int stack_lretl(void)
 {
-	static const unsigned char jmp_r13[] = { 0x41, 0xff, 0xe5 };
 	uint64_t top = tagged_top(), sp;
-	void *p;
 
-	p = mmap((void *)LOW_STUB, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (p != (void *)LOW_STUB)
+	if (!low_stub(jmp_r13, sizeof(jmp_r13)))
 		return 3;
-	memcpy(p, jmp_r13, sizeof(jmp_r13));
 	stk[STK_WORDS - 1] = user_cs() << 32 | LOW_STUB;
 	asm volatile("lea 1f(%%rip), %%r13\n\t"
 		     "mov %%rsp, %%r12\n\t"
@@ -349,6 +360,79 @@ static int stack_lretl(void)
 		     : [top] "r"(top)
 		     : "r12", "r13", "memory");
 	return sp != top;
+}
+
+/*
+ * Far CALL through an m16:32 pointer (FF /3 without REX.W), then LRETL.
+ * The return address pushed is 32 bits, so both the call and the callee
+ * are in the stub below 4 GiB; the callee saves RSP in R14.
+ */
+static int stack_lcalll(void)
+{
+	static const unsigned char code[] = {
+		0xff, 0x1d, 0x1a, 0x00, 0x00, 0x00,	/* 0x00: lcall *0x20(%rip) */
+		0x41, 0xff, 0xe5,			/* 0x06: jmp *%r13 */
+		[0x10] = 0x49, 0x89, 0xe6,		/* 0x10: mov %rsp, %r14 */
+		0xcb,					/* 0x13: lretl */
+	};
+	uint64_t top = tagged_top(), sp_in, sp_out, frame;
+	unsigned char *p;
+
+	p = low_stub(code, sizeof(code));
+	if (!p)
+		return 3;
+	*(uint32_t *)(p + 0x20) = LOW_STUB + 0x10;	/* m16:32 */
+	*(uint16_t *)(p + 0x24) = user_cs();
+	asm volatile("lea 1f(%%rip), %%r13\n\t"
+		     "mov %%rsp, %%r12\n\t"
+		     "mov %[top], %%rsp\n\t"
+		     "jmp *%[stub]\n"
+		     "1:\n\t"
+		     "mov %%rsp, %[sp_out]\n\t"
+		     "mov %%r14, %[sp_in]\n\t"
+		     "mov %%r12, %%rsp"
+		     : [sp_in] "=&r"(sp_in), [sp_out] "=&r"(sp_out),
+		       [stk] "+m"(stk)
+		     : [top] "r"(top), [stub] "r"(p)
+		     : "r12", "r13", "r14", "memory");
+	/* EIP and CS as 32 bits each; only CS's low 16 bits are defined. */
+	frame = stk[STK_WORDS - 1];
+	if ((uint32_t)frame != LOW_STUB + 6 ||
+	    (uint16_t)(frame >> 32) != user_cs())
+		return 1;
+	if (sp_in != top - 8 || sp_out != top)
+		return 2;
+	return 0;
+}
+
+/*
+ * IRETL: EIP, CS, EFLAGS (VM set), ESP and SS as 32 bits each, popped
+ * through the tagged RSP. It returns to the stub in 64-bit mode, not to
+ * virtual-8086 mode, with RSP the popped ESP.
+ */
+static int stack_iretl(void)
+{
+	uint32_t *f = (uint32_t *)&stk[STK_WORDS] - 5;
+	uint64_t top = tagged_top(), sp;
+
+	if (!low_stub(jmp_r13, sizeof(jmp_r13)))
+		return 3;
+	f[0] = LOW_STUB;
+	f[1] = user_cs();
+	f[2] = __builtin_ia32_readeflags_u64() | 1 << 17;	/* VM */
+	f[3] = 0x12345670;
+	f[4] = user_ss();
+	asm volatile("lea 1f(%%rip), %%r13\n\t"
+		     "mov %%rsp, %%r12\n\t"
+		     "lea -20(%[top]), %%rsp\n\t"
+		     "iretl\n"
+		     "1:\n\t"
+		     "mov %%rsp, %[sp]\n\t"
+		     "mov %%r12, %%rsp"
+		     : [sp] "=&r"(sp), [stk] "+m"(stk)
+		     : [top] "r"(top)
+		     : "r12", "r13", "memory", "cc");
+	return sp != 0x12345670;
 }
 
 static void test_stack(void)
@@ -364,6 +448,8 @@ static void test_stack(void)
 		{ stack_lretl, "far RET without REX.W (32-bit operands) with a tagged RSP" },
 		{ stack_iret, "IRETQ with a tagged RSP" },
 		{ stack_lcall, "far CALL (m16:64) with a tagged RSP" },
+		{ stack_lcalll, "far CALL (m16:32) to code below 4 GiB with a tagged RSP" },
+		{ stack_iretl, "IRETL (VM set in the popped EFLAGS) with a tagged RSP" },
 	};
 	unsigned int i;
 
