@@ -25,7 +25,6 @@ started()
 # tracefs_events 0|1: switch every tagged_addr event off or on.
 tracefs_events()
 {
-	[ -d $E ] || return 0
 	for e in ctrl untag mode_switch fault gp; do
 		echo "$1" > $E/tagged_addr_$e/enable
 	done
@@ -41,26 +40,12 @@ tracefs_reset()
 
 # tracefs_sched 0|1: the scheduler's events a checker predicts mode
 # switches from (check_counts.py): sched_switch, sched_process_fork, which
-# names the kernel threads kthreadd starts, sched_process_exec and
-# task_rename, which tell when exec gave a process a new mm, and
-# sched_process_exit.
+# names the kernel threads kthreadd starts, and sched_process_exit.
 tracefs_sched()
 {
-	for e in switch process_fork process_exec process_exit; do
-		echo "$1" > $T/events/sched/sched_$e/enable
-	done
-	echo "$1" > $T/events/task/task_rename/enable
-}
-
-# tracefs_fallback 0|1: what a kernel without the tagged_addr events
-# still says about tagging, for the checkers to predict the fallbacks
-# from: arch_prctl() calls and their results (the enables), and
-# exceptions:page_fault_user (every user-mode fault).
-tracefs_fallback()
-{
-	echo "$1" > $T/events/syscalls/sys_enter_arch_prctl/enable
-	echo "$1" > $T/events/syscalls/sys_exit_arch_prctl/enable
-	echo "$1" > $T/events/exceptions/page_fault_user/enable
+	echo "$1" > $T/events/sched/sched_switch/enable
+	echo "$1" > $T/events/sched/sched_process_fork/enable
+	echo "$1" > $T/events/sched/sched_process_exit/enable
 }
 
 # tracefs_start: record every tagged_addr event, and the scheduler's,
@@ -81,7 +66,6 @@ tracefs_stop()
 	cat $T/trace > "$1"
 	tracefs_events 0
 	tracefs_sched 0
-	tracefs_fallback 0
 	for f in /proc/[0-9]*/stat; do cat "$f" 2> /dev/null; echo; done |
 		awk '{ pid = $1; sub(/^.*\) /, ""); if (int($7 / 2097152) % 2) print pid }' > "$1.kthreads"
 }
