@@ -73,58 +73,142 @@ def tracefs_counts(d):
     return counts, pids
 
 
-SCHED_SWITCH = re.compile(r"^\s*.+-\d+\s+\[(\d+)\].*sched_switch: .*prev_pid=(\d+) .*"
-                          r"==> .*next_pid=(\d+) ")
-KTHREAD_FORK = re.compile(r"sched_process_fork: .* parent_pid=2 child_comm=.* child_pid=(\d+)")
-PROCESS_EXIT = re.compile(r"^\s*.+-\d+\s+\[(\d+)\].*sched_process_exit: .* pid=(\d+) ")
-
-
 def predicted_switches(d, w):
-    """The tagged ping-pong worker W's mode switches in its own context,
-    from the scheduler's events: its enable (one, loading its mode where it
-    runs), then each sched_switch from W to a user task other than W (a
-    kernel thread or idle between keeps W's mm loaded, lazy TLB, and the
-    switch out of it is that thread's), and its exit: tearing down its mm
-    switches its CPU to init_mm in its own context before
-    sched_process_exit, so the last sched_switch from it changes nothing,
-    whether it goes to a user task or a kernel thread. None without
-    sched_switch events in tracefs.txt."""
-    try:
-        with open(f"{d}/tracefs.txt.kthreads") as f:
-            kt = {int(x) for x in f.read().split()}
-    except OSError:
+    """The tagged ping-pong worker W's mode switches in its own context:
+    its enable (one, loading its mode where it runs: the series'
+    mode_switch event, no switch_mm_irqs_off() call), then the calls
+    tracefs_run() finds in its context that change the mode: a context
+    switch from it to a user task (a kernel thread or idle between keeps
+    W's mm loaded, lazy TLB, and the switch out of it is that thread's),
+    and, where the kernel made it in W's context, the lazy CPU's switch to
+    init_mm as its mm is torn down. None without tt_mm events in
+    tracefs.txt."""
+    run = tracefs_run(d)
+    if run is None:
         return None
-    kt.add(0)
-    pp, n, on, seen = w["pingpong_pid"], 0, False, False
-    loaded = {}
+    pp = w["pingpong_pid"]
+    enabled = any(pid == pp and ev == "tagged_addr_ctrl" and "op=enable" in rest
+                  and " ret=0" in rest for pid, ev, rest in tracefs_events(d))
+    return enabled + sum(1 for c in run.calls if c.cur == pp and c.changes)
+
+
+# Any event: task, pid, CPU, event name and the rest ("name: fields", or a
+# system call's "name(args)" and "name -> ret").
+TRACE_EVENT = re.compile(r"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+\S+\s+[\d.]+: (\w+):? ?(.*)$")
+SWITCH_ARGS = re.compile(r"prev_comm=(.*) prev_pid=(\d+) .*==> next_comm=(.*) next_pid=(\d+) ")
+ARCH_ENABLE_TAGGED_ADDR = 0x4002
+MM_ARGS = re.compile(r" next=(0x[0-9a-f]+) tsk=(0x[0-9a-f]+)")
+
+
+class MmCall:
+    """One switch_mm_irqs_off() call: on cpu, in the context of task cur
+    (named comm), from the loaded mm to the next, each tagged or not, for
+    the task next_pid (a context switch's next task; else the caller's own
+    pid: exec, a lazy CPU leaving for init_mm, text_poke())."""
+    def __init__(self, cpu, cur, comm, prev_tagged, next_tagged, next_pid):
+        self.cpu, self.cur, self.comm = cpu, cur, comm
+        self.prev_tagged, self.next_tagged = prev_tagged, next_tagged
+        self.next_pid = next_pid
+
+    @property
+    def changes(self):
+        return self.prev_tagged != self.next_tagged
+
+
+class Run:
+    """What tracefs.txt says the run did: calls, its switch_mm_irqs_off()
+    calls (MmCall), and faults, per pid the user-mode page faults the
+    fault fallback keeps (see pf_user() in bpf/tagtrace.bpf.c)."""
+    def __init__(self, calls, faults):
+        self.calls, self.faults = calls, faults
+
+
+def tracefs_run(d):
+    """The switch_mm_irqs_off() calls of the run, from tracefs.txt as
+    tracefs_sched and tracefs_fallback record it (kernels with and without
+    the tagged_addr events both have these events):
+    - tt_mm, a kprobe on switch_mm_irqs_off(), says where each call
+      happened; its tsk argument says whose: the task of the sched_switch
+      just before it on that CPU (a context switch: nothing between the
+      two on the CPU), or none (tsk 0: exec's activate_mm(), or a CPU in
+      lazy TLB mode leaving for init_mm, e.g. as an exiting task's mm is
+      torn down), or the current task (text_poke(), kthread_use_mm());
+      a sched_switch without a tt_mm after it loaded nothing (lazy TLB:
+      a kernel thread, or a task past exit_mm());
+    - which mm a call loads: the next task's (a context switch); for tsk 0,
+      a new mm where the task's next exec or exit event is its exec, else
+      init_mm; else the task last switched to that mm (next), or a kernel
+      mm (text_poke()'s) nobody was switched to;
+    - whether an mm is tagged: from its task's successful
+      ARCH_ENABLE_TAGGED_ADDR (sys_exit_arch_prctl after
+      sys_enter_arch_prctl's option; on the series also tagged_addr_ctrl's
+      enable, prctl included); a child starts as its parent
+      (sched_process_fork); exec gives an untagged mm; kernel mms are not;
+    - a user-mode fault (exceptions:page_fault_user) at a user address is
+      kept where the task's mm is tagged or the address has a tag.
+    A Run; None when tracefs.txt has no tt_mm event."""
     with open(f"{d}/tracefs.txt") as f:
-        for line in f:
-            m = KTHREAD_FORK.search(line)
-            if m:
-                kt.add(int(m.group(1)))
-                continue
-            m = PROCESS_EXIT.match(line)
-            if m:
-                cpu, pid = int(m.group(1)), int(m.group(2))
-                if on and pid == pp and loaded.get(cpu) == pp:
-                    n, loaded[cpu] = n + 1, -1
-                continue
-            m = TRACEFS_LINE.match(line)
-            if (m and m.group(3) == "tagged_addr_ctrl" and int(m.group(2)) == pp
-                    and "op=enable" in line and " ret=0" in line and not on):
-                on, n = True, n + 1
-                continue
-            m = SCHED_SWITCH.match(line)
-            if not m:
-                continue
+        events = [(n, int(m.group(2)), int(m.group(3)), m.group(4), m.group(5))
+                  for n, m in enumerate(map(TRACE_EVENT.match, f)) if m]
+    # Each task's exec and exit events, in order, for a tsk-0 call to tell
+    # exec's new mm from init_mm.
+    life = {}
+    for n, pid, cpu, ev, rest in events:
+        if ev in ("sched_process_exec", "sched_process_exit"):
+            life.setdefault(pid, []).append((n, ev))
+    tagged, comm, option = {}, {}, {}
+    loaded, switched, mm_pid = {}, {}, {}
+    calls, faults, seen = [], Counter(), False
+    for n, pid, cpu, ev, rest in events:
+        if ev == "tt_mm":
             seen = True
-            cpu, prev, nxt = (int(x) for x in m.groups())
-            if nxt in kt:
-                continue
-            if on and prev == pp and nxt != pp and loaded.get(cpu) == pp:
-                n += 1
+            a = MM_ARGS.search(rest)
+            mm, tsk = int(a.group(1), 16), int(a.group(2), 16)
+            after, was = switched.get(cpu), tagged.get(loaded.get(cpu), False)
+            if tsk and after is not None:	# a context switch
+                who = nxt = after
+            elif tsk:	# text_poke(), kthread_use_mm()
+                who, nxt = pid, mm_pid.get(mm)
+            elif next((e for k, e in life.get(pid, ()) if k > n),
+                      "") == "sched_process_exec":
+                who = nxt = pid
+                tagged[pid] = False
+            else:	# lazy TLB leaves for init_mm
+                who, nxt = pid, None
+            if nxt is not None:
+                mm_pid[mm] = nxt
+            calls.append(MmCall(cpu, pid, comm.get(pid, ""), was,
+                                tagged.get(nxt, False), who))
             loaded[cpu] = nxt
-    return n if seen else None
+        switched[cpu] = None
+        if ev == "task_rename":
+            comm[pid] = re.search(r"newcomm=(.*) oom_score_adj=", rest).group(1)
+        elif ev == "sched_switch":
+            a = SWITCH_ARGS.search(rest)
+            prev, nxt = int(a.group(2)), int(a.group(4))
+            comm[prev], comm[nxt] = a.group(1), a.group(3)
+            switched[cpu] = nxt
+        elif ev == "sched_process_fork":
+            a = re.search(r" pid=(\d+) child_comm=(.*) child_pid=(\d+)", rest)
+            parent, child = int(a.group(1)), int(a.group(3))
+            comm[child] = a.group(2)
+            tagged[child] = tagged.get(parent, False)
+        elif ev == "sys_arch_prctl":
+            a = re.match(r"\(option: ([0-9a-f]+),", rest)
+            if a:
+                option[pid] = int(a.group(1), 16)
+            elif rest.strip() == "-> 0x0" and option.pop(pid, None) == ARCH_ENABLE_TAGGED_ADDR:
+                tagged[pid] = True
+            else:
+                option.pop(pid, None)
+        elif (ev == "tagged_addr_ctrl" and "op=enable" in rest
+              and " ret=0" in rest):
+            tagged[pid] = True
+        elif ev == "page_fault_user":
+            a = int(re.search(r"address=(0x[0-9a-f]+)", rest).group(1), 16)
+            if a < 1 << 63 and (tagged.get(pid, False) or a >> 57):
+                faults[pid] += 1
+    return Run(calls, faults) if seen else None
 
 
 def trace_counts(records):
@@ -253,6 +337,7 @@ def check_fallback(d, n, m, k, f, g, attach="auto"):
     ok(tr[tracee, "ctrl"] == 2 == tp[tracee, "ctrl"],
        "ctrl: the tracee's own enable and query, and no more",
        f"trace {tr[tracee, 'ctrl']} top {tp[tracee, 'ctrl']}")
+    everyone = records
     records = [r for r in records if r["pid"] not in (dbg, tracee)]
     ok(enables(records) == n + 2, f"ctrl: {n} + 2 arch_prctl enables seen",
        f"got {enables(records)}")
@@ -265,27 +350,58 @@ def check_fallback(d, n, m, k, f, g, attach="auto"):
                    for p in last["processes"] for k in ("untag", "gp")),
        "top --json: untag and gp sources unavailable, their counts left out (unknown, not 0)",
        json.dumps(last)[:300])
-    pp = w["pingpong_pid"]
+    # Every switch record against the switch_mm_irqs_off() calls the
+    # kernel's own account predicts (tracefs_run()), task by task (by tid:
+    # the calls' context is a thread): the tagged worker's (its enable
+    # loads nothing on upstream: LAM's enable writes CR3 directly), the
+    # kernel threads' (out of a tagged mm left loaded lazily), the
+    # enablers' exits and exec.
+    run = tracefs_run(d)
+    want = Counter((c.cur, c.next_pid) for c in run.calls if c.changes) if run else Counter()
+    got = Counter((r["tid"], r["next_pid"]) for r in everyone if r["event"] == "switch")
+    ok(run is not None and got == want,
+       f"switch: every record is a mode-changing switch_mm_irqs_off() call of "
+       f"tracefs's kprobe, its task and modes from sched_switch, fork, exec, exit "
+       f"and arch_prctl, with its incoming task ({sum(got.values())} records, {sum(want.values())} "
+       "predicted)", f"records not predicted: {dict(got - want)}",
+       f"predicted, no record: {dict(want - got)}")
+    pp, main = w["pingpong_pid"], w["main_pid"]
     sw = tr[pp, "switch"]
-    ok(sw >= k - k // 50,
-       f"switch: at least one per round out of the tagged worker ({sw} for {k})")
+    pred = [c for c in run.calls if c.changes and c.cur == pp] if run else []
+    to_main = sum(1 for c in pred if c.next_pid == main)
+    ok(pred and sw == len(pred),
+       f"switch: the tagged worker's {sw} for {k} rounds, as predicted ({len(pred)}: "
+       f"{to_main} to the main process, the rest to other tasks and its exit)")
     ok(all(r["prev_mode"] != r["next_mode"] for r in records if r["event"] == "switch"),
        "every switch record changes the mode")
     # Out of the tagged worker the CPU goes to an untagged task, mostly
     # the workload's main process (tagtrace shares the CPU): next_pid names
     # it (a kretprobe must save the argument at entry). Only the worker's
     # last switch, to init_mm as it exits, has no task: next_pid is its own.
-    main = w["main_pid"]
     out = sorted((r for r in records if r["event"] == "switch" and r["pid"] == pp),
                  key=lambda r: r["ts_ns"])
     nexts = Counter(r["next_pid"] for r in out)
     own = [r for r in out[:-1] if r["next_pid"] == pp]
-    ok(not own and nexts[main] >= k // 2,
+    ok(not own and out and out[-1]["next_pid"] == pp
+       and nexts == Counter(c.next_pid for c in pred),
        f"switch: next_pid is the incoming task: the main process {main} "
-       f"{nexts[main]} times for {k} rounds, the worker itself {len(own)} "
-       "before its exit", nexts.most_common(4))
+       f"{nexts[main]} times for {k} rounds, each as sched_switch says, the "
+       f"worker itself {len(own)} before its exit and once at it",
+       nexts.most_common(4), Counter(c.next_pid for c in pred).most_common(4))
+    # Faults: page_fault_user's, per process, as the fallback keeps them.
     t = w["tagged_pid"]
-    ok(tr[t, "fault"] >= f, f"fault: at least {f} for {f} tagged pages", tr[t, "fault"])
+    lo, hi = w["region_start"], w["region_end"]
+    region = sum(1 for r in records if r["event"] == "fault" and r["pid"] == t
+                 and lo <= int(r["untagged"], 16) < hi)
+    faults = run.faults if run else Counter()
+    bad = [f"pid {p}: tracefs {faults[p]} trace {tr[p, 'fault']} top {tp[p, 'fault']}"
+           for p in sorted(set(faults) | {p for p, kind in tr if kind == "fault"})
+           if not faults[p] == tr[p, "fault"] == tp[p, "fault"]]
+    ok(run is not None and not bad and region == f,
+       f"fault: per process exactly tracefs's page_fault_user events of tagged "
+       f"mms and tagged addresses ({sum(faults.values())}), the tagged "
+       f"process's {f} pages touched through a tagged pointer among them ({region})",
+       *bad)
     bad = [f"pid {p} {kind}: trace {tr[p, kind]} top {tp[p, kind]}"
            for (p, kind) in set(tr) | set(tp) if p in w.values() and tr[p, kind] != tp[p, kind]]
     ok(not bad, "top --json agrees with trace --json for the workload's processes", *bad)
@@ -405,13 +521,22 @@ def check_hist(d, k, mode, attach="auto"):
     ok(total == kprobes > 0,
        f"hist: {total} switch_mm calls, as many as the kprobe event counted",
        f"kprobe event: {kprobes}")
-    for t in ((mode, "none"), ("none", mode)):
-        ok(hist[t] >= k - k // 50,
-           f"hist: {t[0]} -> {t[1]} at least once a ping-pong round "
-           f"({hist[t]} for {k})", dict(hist))
-    if os.path.exists(f"{d}/tracefs.txt"):
+    changes = {t: n for t, n in hist.items() if t[0] != t[1]}
+    # The calls in a tagged_workload task's context that change the mode,
+    # as tracefs_run() finds them: the ping-pong's K rounds each way
+    # (directly, not through a kernel thread: then the kernel thread's
+    # call), the enablers' exits and the last one's exec, the tagged
+    # process's exit.
+    run = tracefs_run(d)
+    want = Counter((mode if c.prev_tagged else "none", mode if c.next_tagged else "none")
+                   for c in run.calls if c.changes and c.comm == "tagged_workload") if run else None
+    ok(run is not None and changes == dict(want),
+       f"hist: {mode} -> none {changes.get((mode, 'none'), 0)} times and none -> "
+       f"{mode} {changes.get(('none', mode), 0)}, exactly the calls of tracefs's "
+       f"kprobe and events that change it for {k} ping-pong rounds, the enablers and the tagged "
+       "process", f"hist    {changes}", f"tracefs {dict(want or {})}")
+    if os.path.exists(f"{d}/tagged_addr"):
         tfs = tracefs_modes(d)
-        changes = {t: n for t, n in hist.items() if t[0] != t[1]}
         ok(changes == dict(tfs),
            "hist: switches per mode transition equal tracefs's "
            "tagged_addr_mode_switch events between two mms",

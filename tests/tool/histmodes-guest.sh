@@ -3,9 +3,11 @@
 # -c tagged_workload` per mode transition. In total it equals a tracefs
 # kprobe count of switch_mm_irqs_off with the same comm filter; each
 # transition that changes the mode equals the tagged_addr_mode_switch
-# events between two mms (where the kernel has them), and MODE -> none and
-# none -> MODE come at least once per ping-pong round (K). With "arch" the
-# workload runs on upstream LAM. Prints TAP (unnumbered).
+# events between two mms (where the kernel has them), and, on every
+# kernel, the calls tracefs records (a kprobe) whose modes its events
+# give (MODE -> none and none -> MODE: the ping-pong's K rounds, the
+# enablers' exits and exec).
+# With "arch" the workload runs on upstream LAM. Prints TAP (unnumbered).
 . tests/tool/lib-guest.sh
 A=$1 MODE=$2
 shift 2
@@ -19,7 +21,12 @@ echo 1 > $T/events/kprobes/tt_switch_mm/enable
 if [ -d $E ]; then
 	echo 'comm == "tagged_workload"' > $E/tagged_addr_mode_switch/filter
 	echo 1 > $E/tagged_addr_mode_switch/enable
+	# The enables through prctl(), for the checker's model.
+	echo 1 > $E/tagged_addr_ctrl/enable
+	touch $d/tagged_addr
 fi
+tracefs_sched 1
+tracefs_fallback 1
 echo 1 > $T/tracing_on
 
 $TT hist --json -A "$A" -c tagged_workload -i 1 > $d/hist.json 2> $d/hist.err &
@@ -31,13 +38,10 @@ sleep 0.3
 stop $hp
 src=$?
 echo 0 > $T/tracing_on
-grep -c 'tt_switch_mm:' $T/trace > $d/kprobes
-grep -q 'LOST EVENTS' $T/trace && lost=1 || lost=0
-if [ -d $E ]; then
-	grep 'tagged_addr_mode_switch:' $T/trace > $d/tracefs.txt
-	echo 0 > $E/tagged_addr_mode_switch/enable
-	echo 0 > $E/tagged_addr_mode_switch/filter
-fi
+tracefs_stop $d/tracefs.txt
+grep -c 'tt_switch_mm:' $d/tracefs.txt > $d/kprobes
+grep -q 'LOST EVENTS' $d/tracefs.txt && lost=1 || lost=0
+[ -d $E ] && echo 0 > $E/tagged_addr_mode_switch/filter
 echo 0 > $T/events/kprobes/tt_switch_mm/enable
 echo > $T/kprobe_events
 sed 's/^/# /' $d/hist.err

@@ -25,6 +25,7 @@ started()
 # tracefs_events 0|1: switch every tagged_addr event off or on.
 tracefs_events()
 {
+	[ -d $E ] || return 0
 	for e in ctrl untag mode_switch fault gp; do
 		echo "$1" > $E/tagged_addr_$e/enable
 	done
@@ -38,14 +39,35 @@ tracefs_reset()
 	echo 8192 > $T/buffer_size_kb
 }
 
-# tracefs_sched 0|1: the scheduler's events a checker predicts mode
-# switches from (check_counts.py): sched_switch, sched_process_fork, which
-# names the kernel threads kthreadd starts, and sched_process_exit.
+# tracefs_sched 0|1: the events a checker predicts mode switches from
+# (tracefs_run() in check_counts.py): every switch_mm_irqs_off() call
+# (tt_mm, a kprobe with its next mm and task arguments), sched_switch,
+# which names a context switch's next task, sched_process_fork,
+# sched_process_exec, sched_process_exit and task_rename.
 tracefs_sched()
 {
-	echo "$1" > $T/events/sched/sched_switch/enable
-	echo "$1" > $T/events/sched/sched_process_fork/enable
-	echo "$1" > $T/events/sched/sched_process_exit/enable
+	if [ "$1" = 1 ]; then
+		echo 'p:tt_mm switch_mm_irqs_off next=%si:x64 tsk=%dx:x64' >> $T/kprobe_events
+		echo 1 > $T/events/kprobes/tt_mm/enable
+	elif [ -d $T/events/kprobes/tt_mm ]; then
+		echo 0 > $T/events/kprobes/tt_mm/enable
+		echo '-:tt_mm' >> $T/kprobe_events
+	fi
+	for e in switch process_fork process_exec process_exit; do
+		echo "$1" > $T/events/sched/sched_$e/enable
+	done
+	echo "$1" > $T/events/task/task_rename/enable
+}
+
+# tracefs_fallback 0|1: what a kernel without the tagged_addr events
+# still says about tagging, for the checkers to predict the fallbacks
+# from: arch_prctl() calls and their results (the enables), and
+# exceptions:page_fault_user (every user-mode fault).
+tracefs_fallback()
+{
+	echo "$1" > $T/events/syscalls/sys_enter_arch_prctl/enable
+	echo "$1" > $T/events/syscalls/sys_exit_arch_prctl/enable
+	echo "$1" > $T/events/exceptions/page_fault_user/enable
 }
 
 # tracefs_start: record every tagged_addr event, and the scheduler's,
@@ -58,16 +80,14 @@ tracefs_start()
 	echo 1 > $T/tracing_on
 }
 
-# tracefs_stop FILE: the trace into FILE, and the kernel threads' pids
-# (PF_KTHREAD in /proc/PID/stat's flags) into FILE.kthreads.
+# tracefs_stop FILE: the trace into FILE.
 tracefs_stop()
 {
 	echo 0 > $T/tracing_on
 	cat $T/trace > "$1"
 	tracefs_events 0
 	tracefs_sched 0
-	for f in /proc/[0-9]*/stat; do cat "$f" 2> /dev/null; echo; done |
-		awk '{ pid = $1; sub(/^.*\) /, ""); if (int($7 / 2097152) % 2) print pid }' > "$1.kthreads"
+	tracefs_fallback 0
 }
 
 # stop PID...: SIGINT, as a user's Ctrl-C; the exit statuses must be 0.

@@ -1,8 +1,10 @@
 #!/bin/bash
 # tagtrace in the guest: its counts against tracefs and known workloads on
-# LAM and UAI, with tp_btf and raw_tp programs, the pointer a fault is
+# LAM and UAI, with tp_btf and raw_tp programs (and raw_tp as the retry
+# when the kernel refuses tp_btf), the pointer a fault is
 # tagged by (the fault event's field; registers on upstream), LAM_U48's
 # 15-bit tags, a ring buffer storm, stopping on time under an unpaced one,
+# when trace is woken to print what BPF queued,
 # its errors, its export read by
 # node_exporter (and Prometheus), HWASan's tags and system calls under
 # tagtrace tags on LAM and UAI, and its fallbacks on the upstream kernel
@@ -15,6 +17,7 @@ for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/counts-guest.sh auto 5 200 300 64 20
 done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
+tap_guest --cpu lam -- tests/tool/counts-guest.sh refused 3 100 100 16 5
 for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/tags-guest.sh 20 3 5 16
 done
@@ -26,6 +29,7 @@ for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done
 tap_guest --cpu lam --smp 2 --timeout 600 -- tests/tool/stop-guest.py
+tap_guest --cpu lam --smp 2 --icount -- tests/tool/batch-guest.sh
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
 tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh
