@@ -37,6 +37,7 @@ args="20000 2000 3"
 val() { sed -n "s/^$1=//p" <<< "$2" | head -1; }
 
 boots=${LASS_BENCH_BOOTS:-5}
+untagged="$bench $args untagged > /tmp/u; sed 's/^/u_/' /tmp/u"
 
 # median FIGURES...: the middle one (the lower middle for an even count)
 # and the range, as "median lo hi".
@@ -49,16 +50,18 @@ median()
 a_sys=() a_pp=() b_sys=() b_pp=() t_sys=() t_pp=() a_pm=() b_pm=() t_pm=()
 a_p10=() b_p10=() a_p90=() b_p90=()
 for i in $(seq "$boots"); do
-	a=$($rig --cpu lam --kernel "$base" -- $bench $args untagged) || exit 1
-	b=$($rig --cpu lam -- sh -c "$bench $args untagged | sed 's/^/u_/';
-		$bench $args tagged | sed 's/^/t_/'") || exit 1
-	a_sys+=("$(val syscall_ns "$a")") a_pp+=("$(val pingpong_ns "$a")")
+	# a and b run alike, the bench's output read only after it ends
+	# (a reader beside it moves the ping-pong's mean: trace-overhead.sh).
+	a=$($rig --cpu lam --kernel "$base" -- sh -c "$untagged") || exit 1
+	b=$($rig --cpu lam -- sh -c "$untagged;
+		$bench $args tagged > /tmp/t; sed 's/^/t_/' /tmp/t") || exit 1
+	a_sys+=("$(val u_syscall_ns "$a")") a_pp+=("$(val u_pingpong_ns "$a")")
 	b_sys+=("$(val u_syscall_ns "$b")") b_pp+=("$(val u_pingpong_ns "$b")")
 	t_sys+=("$(val t_syscall_ns "$b")") t_pp+=("$(val t_pingpong_ns "$b")")
-	a_pm+=("$(val pingpong_median_ns "$a")") b_pm+=("$(val u_pingpong_median_ns "$b")")
+	a_pm+=("$(val u_pingpong_median_ns "$a")") b_pm+=("$(val u_pingpong_median_ns "$b")")
 	t_pm+=("$(val t_pingpong_median_ns "$b")")
-	a_p10+=("$(val pingpong_p10_ns "$a")") b_p10+=("$(val u_pingpong_p10_ns "$b")")
-	a_p90+=("$(val pingpong_p90_ns "$a")") b_p90+=("$(val u_pingpong_p90_ns "$b")")
+	a_p10+=("$(val u_pingpong_p10_ns "$a")") b_p10+=("$(val u_pingpong_p10_ns "$b")")
+	a_p90+=("$(val u_pingpong_p90_ns "$a")") b_p90+=("$(val u_pingpong_p90_ns "$b")")
 done
 st=0
 echo "== untagged processes, LAM+LASS, mitigations on: upstream a, series b (insns/op, median of $boots boots [range])"

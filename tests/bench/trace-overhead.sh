@@ -18,6 +18,7 @@ rig="tests/vm/run --icount"
 . tests/lib/offer.sh
 base=build/linux-notrace/arch/x86/boot/bzImage
 bench="build/vm/tagged_bench 20000 2000 3"
+off="$bench > /tmp/off; sed 's/^/off_/' /tmp/off"
 T=/sys/kernel/tracing
 
 [ -f "$base" ] || { echo "no $base: run 'make kernel-notrace'" >&2; exit 1; }
@@ -37,12 +38,18 @@ st=0
 for cpu in lam uai; do
 	declare -A A=() B=() C=()
 	for i in $(seq "$boots"); do
-		a=$($rig $(offer $cpu) --kernel "$base" -- $bench) || exit 1
-		bc=$($rig $(offer $cpu) -- sh -c "$bench | sed 's/^/off_/';
+		# a and b run alike, the bench's output read only after it
+		# ends: a reader beside it (| sed) added 700-900 instructions
+		# to the ping-pong's mean round trip, varying 2% from boot to
+		# boot (a 10192-10390 through a pipe, 9457-9506 through a
+		# file, in one session on LAM).
+		a=$($rig $(offer $cpu) --kernel "$base" -- sh -c "$off") || exit 1
+		bc=$($rig $(offer $cpu) -- sh -c "$off;
 			echo 1 > $T/events/tagged_addr/enable; echo 1 > $T/tracing_on;
-			$bench | sed 's/^/on_/'; echo 0 > $T/events/tagged_addr/enable") || exit 1
+			$bench > /tmp/on; sed 's/^/on_/' /tmp/on
+			echo 0 > $T/events/tagged_addr/enable") || exit 1
 		for m in syscall pingpong pingpong_median; do
-			A[$m]+=" $(val ${m}_ns "$a")" B[$m]+=" $(val off_${m}_ns "$bc")"
+			A[$m]+=" $(val off_${m}_ns "$a")" B[$m]+=" $(val off_${m}_ns "$bc")"
 			C[$m]+=" $(val on_${m}_ns "$bc")"
 		done
 	done
