@@ -15,7 +15,7 @@
 # CONFIG_ADDRESS_MASKING.
 # Long (a full kernel rebuild per patch that changes a widely included
 # header); not part of `make check`. Prints one line per patch.
-# Patches are numbered 1..42 across the series, in the order they apply.
+# Patches are numbered from 1 across the series, in the order they apply.
 # SERIES_RESUME=N starts proving at patch N, keeping build/linux-check as an
 # earlier run left it if it holds patches 1..N-1 or 1..N (else it applies
 # 1..N-1 unbuilt): for a run cut short. SERIES_LAST=M stops after patch M,
