@@ -1,5 +1,5 @@
 #!/bin/bash
-# What tagging on a kernel built with mitigations costs (issue 13):
+# What tagging on a kernel built with mitigations costs:
 #   a  upstream 6.12, the guest's config, mitigations on: no ADDRESS_MASKING
 #      (make kernel-baseline), what a distribution runs today
 #   b  the series, LAM with LASS, events off (make kernel)
@@ -18,9 +18,11 @@
 #   syscall, pp-median, pp-mean   each b/a <= 1.002
 # all by one criterion (tests/bench/verdict.py): each kernel boots
 # LASS_BENCH_BOOTS times (at least 5), the ratio is median(b) / median(a)
-# over the boots, printed with its interval [min b / max a, max b / min a];
-# a ratio above the goal, or fewer than 5 boots, is a MISS and the script
-# exits 1. pp-tail (mean - median, what the slow rounds add on average)
+# over the boots, printed with its interval ([min b / max a, max b / min a]
+# for 5-8 boots), PASS only when all of the interval is at most the goal;
+# an interval above it, or fewer than 5 boots, is a MISS, one that
+# straddles it UNRESOLVED (with about how many boots would resolve it),
+# and either makes the script exit 1. pp-tail (mean - median, what the slow rounds add on average)
 # and the 10th/90th percentile round are printed for both kernels. The
 # figures say nothing about cycles on real hardware (a STAC is one
 # instruction here).

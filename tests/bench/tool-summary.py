@@ -3,12 +3,104 @@
 tests/bench/tool-bench.sh from tool-guest.sh's "key=value" lines. Each
 figure is the median of its trials with their range; each ratio is taken
 trial by trial (the same round of the same guest) and summarized alike.
-Exit status 1 when a drop check failed (check=FAIL), else 0: a missed goal
-is a figure, not a failure."""
+Each goal is PASS (its whole interval meets it), MISS (none of it does, or
+there is no figure) or UNRESOLVED (the interval straddles it). Exit status
+0 when every goal passed and every drop check was exact; 1 when a drop
+check failed (check=FAIL) or a goal was missed; 3 when the only failures
+are unresolved goals.
+tool-summary.py --self-test: its own checks on synthetic figures, as TAP."""
 import math
+import os
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
+
+# A floor under the empty run's noise, as a share of its per-call figure.
+# The noise is the range of (a)'s figure over the rounds (3 by default):
+# rounds that happen to agree (a range of 0, or a few instructions) show
+# a figure that did not move in three tries, not one that cannot, and
+# would let any positive denominator count as clear of it. The floor is
+# judgement, not derived: (a) moved by 4.4% (65 of 1470) over the rounds of
+# the README's run, the kernel benches' means by 0.5-1% from boot to boot;
+# 1% of (a) is below what was seen and far above nothing.
+NOISE_FLOOR = 0.01
+
+
+def self_test():
+    """Synthetic figures through the whole summary, as TAP: what each
+    verdict and the exit status are."""
+    base = {"cost_calls": 20000, "tt_zero_loss": 60000, "tt_zero_loss_target": 60000,
+            "tt_first_loss": 66000, "bt_zero_loss": 11000, "bt_zero_loss_target": 11000,
+            "bt_first_loss": 12000}
+    # Added instructions: the counter 220, top 280, the ring buffer
+    # 2270-2310, trace | cat 3330-3380, bpftrace printf | cat 37930-38020;
+    # the noise 15 (the floor: 1% of 1470).
+    rounds = {"none_ns": (1470, 1460, 1475), "floor_count_ns": (1690, 1680, 1695),
+              "tt_top_ns": (1750, 1740, 1755), "floor_ringbuf_ns": (3740, 3750, 3785),
+              "tt_trace_pipe_ns": (4800, 4790, 4855),
+              "bt_print_pipe_ns": (39400, 39390, 39495),
+              "tt_first": (0.5, 0.45, 0.7), "bt_first": (30.0, 29.0, 31.0),
+              "tt_top_hwm_kb": (5000, 5100, 5050), "tt_trace_pipe_dropped": (0, 0, 0)}
+
+    def run(change=None, extra=""):
+        r = dict(rounds, **(change or {}))
+        lines = ["%s=%s" % kv for kv in base.items()]
+        lines += ["%s_%d=%s" % (k, i + 1, v) for k, vs in r.items() for i, v in enumerate(vs)]
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "figures"), "w") as f:
+                f.write("\n".join(lines) + "\n" + extra)
+            out = subprocess.run([sys.executable, __file__, os.path.join(d, "figures")],
+                                 capture_output=True, text=True)
+        goals = [l for l in out.stdout.splitlines() if re.match(r"(PASS|MISS|UNRESOLVED) ", l)]
+        return out.returncode, goals, out.stdout
+
+    results = []
+
+    def check(cond, what, out=""):
+        results.append(cond)
+        print("%sok %d - %s" % ("" if cond else "not ", len(results), what))
+        if not cond:
+            print("\n".join("#   " + l for l in out.splitlines()))
+
+    st, goals, out = run()
+    check(st == 0 and len(goals) == 6 and all(g.startswith("PASS") for g in goals),
+          "every goal met, all clear of it: 6 PASS, exit 0", out)
+    st, goals, out = run({"tt_top_hwm_kb": (8000, 8100, 8050)})
+    check(st == 1 and sum(g.startswith("MISS tagtrace memory") for g in goals) == 1 and
+          sum(g.startswith("PASS") for g in goals) == 5,
+          "memory 7.9 MiB against 6: that goal MISS, exit 1", out)
+    st, goals, out = run(extra="check=FAIL tt_trace_pipe round 1: 1 record missing\n")
+    check(st == 1 and any(g.startswith("MISS zero-loss") for g in goals),
+          "a drop check failed: exit 1, the zero-loss goal MISS", out)
+    # top +280 over the counter's +220 (1.27) in two rounds, +315 (1.43) in
+    # the third: with the noise either way, [1.13, 1.61] straddles 1.5.
+    st, goals, out = run({"tt_top_ns": (1750, 1740, 1790)})
+    check(st == 3 and any(g.startswith("UNRESOLVED counting") for g in goals) and
+          not any(g.startswith("MISS") for g in goals),
+          "top / counter 1.27 [1.13, 1.61] against 1.5: UNRESOLVED, exit 3", out)
+    # The rate interval [55000/12000, 66000/11000] = [4.58, 6.0] straddles 5.
+    base["tt_zero_loss"] = 55000
+    st, goals, out = run()
+    base["tt_zero_loss"] = 60000
+    check(st == 3 and any(g.startswith("UNRESOLVED zero-loss") for g in goals),
+          "zero-loss rate [4.58, 6.00] against 5: UNRESOLVED, exit 3", out)
+    # The empty run the same in all three rounds (a range of 0), the
+    # counter +10 and top +14 over it: without the floor the counter is
+    # clear of a noise of 0, and 1.4 [1.4, 1.4] a PASS; with it (14.7),
+    # +10 is within the noise: n/a, a MISS.
+    st, goals, out = run({"none_ns": (1470, 1470, 1470), "floor_count_ns": (1480, 1480, 1480),
+                          "tt_top_ns": (1484, 1484, 1484)})
+    check(st == 1 and any(g.startswith("MISS counting") and "n/a" in g for g in goals) and
+          "floor 15" in out,
+          "noise 0 over the rounds: the floor (1% of (a)) makes a +10 counter n/a, MISS", out)
+    print("1..%d" % len(results))
+    return 0 if all(results) else 1
+
+
+if sys.argv[1:] == ["--self-test"]:
+    sys.exit(self_test())
 
 vals = {}
 fails = []
@@ -51,10 +143,12 @@ def ratio(a, b):
 
 def noise():
     """What one figure can move by between rounds with nothing attached:
-    the range of (a)'s per-call instructions (nan with fewer than 2
-    rounds)."""
+    the range of (a)'s per-call instructions, at least NOISE_FLOOR of its
+    median (nan with fewer than 2 rounds)."""
     xs = trials("none_ns")
-    return max(xs) - min(xs) if len(xs) > 1 else math.nan
+    if len(xs) < 2:
+        return math.nan
+    return max(max(xs) - min(xs), NOISE_FLOOR * statistics.median(xs))
 
 
 def clear(den, nz):
@@ -83,10 +177,27 @@ def show_interval(lo, hi):
 goals = []
 
 
-def goal(what, value, ok, target, bound=""):
-    verdict = "PASS" if ok else "MISS"
-    goals.append("%s %-44s %s (goal %s)%s" % (verdict, what, value, target,
-                                             "; " + bound if bound and not ok else ""))
+def goal(what, value, verdict, target, bound=""):
+    """verdict: PASS, MISS or UNRESOLVED (True and False are PASS and
+    MISS). A goal not met says what bounds it; an unresolved one, what the
+    interval is."""
+    if verdict is True or verdict is False:
+        verdict = "PASS" if verdict else "MISS"
+    why = ""
+    if verdict == "UNRESOLVED":
+        why = ("; the interval straddles the goal, and more rounds would not"
+               " narrow it (its ends are the rounds' extremes)")
+    elif verdict == "MISS" and bound:
+        why = "; " + bound
+    goals.append("%s %-44s %s (goal %s)%s" % (verdict, what, value, target, why))
+
+
+def judged(lo, hi, limit, at_most=True):
+    """PASS when all of [lo, hi] meets the limit, MISS when none does,
+    UNRESOLVED when it straddles it."""
+    if at_most:
+        return "PASS" if hi <= limit else "MISS" if lo > limit else "UNRESOLVED"
+    return "PASS" if lo >= limit else "MISS" if hi < limit else "UNRESOLVED"
 
 
 print("== cost per untag event under --icount (guest instructions; median [min-max] of %d rounds)"
@@ -122,19 +233,21 @@ COST_RATIOS = [
 # interval is printed. Otherwise the verdict is the median of the rounds'
 # ratios against the goal, fixed here in advance, with the interval.
 nz = noise()
-print("the empty run's noise (range of (a) over the rounds): %s instructions"
-      % ("n/a" if math.isnan(nz) else "%.0f" % nz))
+_none = trials("none_ns")
+print("the empty run's noise (range of (a) over the rounds, floor %s: %g%% of (a)): %s instructions"
+      % ("%.0f" % (NOISE_FLOOR * statistics.median(_none)) if _none else "n/a",
+         100 * NOISE_FLOOR, "n/a" if math.isnan(nz) else "%.0f" % nz))
 for what, num, den, limit, bound in COST_RATIOS:
     n, d = added(num), added(den)
     r = ratio(n, d)
     lo, hi = interval(n, d, nz)
     if clear(d, nz):
         fig = "%s, interval %s" % (spread(r, "%.3f"), show_interval(lo, hi))
-        good = statistics.median(r) <= limit if limit is not None else None
+        good = judged(lo, hi, limit) if limit is not None else None
     else:
         fig = "n/a: denominator %s within 3x the noise; interval %s" % (
             spread(d), show_interval(lo, hi))
-        good = False
+        good = "MISS"
     if limit is None:
         print("%-49s %s" % (what, fig))
     else:
@@ -156,7 +269,7 @@ zhi = thi / bz if bz and thi else math.inf
 goal("zero-loss rate: tagtrace / bpftrace",
      ("%.1f" % (tz / bz) if bz else "n/a") + ", interval [%.2f, %s]" % (
          zlo, "%.2f" % zhi if not math.isinf(zhi) else "inf"),
-     bool(bz and bhi and zlo >= 5 and not fails),
+     "MISS" if not (bz and bhi) or fails else judged(zlo, zhi, 5, at_most=False),
      ">= 5 over the whole interval, drop check exact",
      "the ring buffer against the time a busy vCPU keeps the consumer's off the host thread"
      " (TCG's round-robin, up to 100 ms)")
@@ -175,7 +288,7 @@ for t, name in (("tt", "tagtrace"), ("bt", "bpftrace")):
             "%.2f" % min(xs) if xs else "n/a"))
 su = ratio(trials("tt_first"), trials("bt_first"))
 goal("start-up to first event: tagtrace / bpftrace", spread(su, "%.3f"),
-     su and statistics.median(su) <= 1 / 30, "<= 0.033",
+     judged(min(su), max(su), 1 / 30) if su else "MISS", "<= 0.033",
      "libbpf's object open, kernel BTF parse, CO-RE relocation and the verifier, broken down below")
 v = {k: vals.get("v_" + k + "_s") for k in ("open", "prebtf", "btf", "core", "attached")}
 if all(v.values()):
@@ -199,4 +312,11 @@ goal("tagtrace memory, peak included", "%.1f MiB" % (peak / 1024), 0 < peak <= 6
 print("== goals")
 for g in goals:
     print(g)
-sys.exit(1 if fails else 0)
+# A missed goal or a wrong drop count is a failure (1); goals the rounds'
+# spread cannot decide are one too (3): `make bench` passes on met goals.
+missed = sum(g.startswith("MISS ") for g in goals)
+unresolved = sum(g.startswith("UNRESOLVED ") for g in goals)
+print("%d of %d goals met, %d missed, %d unresolved; drop checks %s"
+      % (len(goals) - missed - unresolved, len(goals), missed, unresolved,
+         "%d FAILED" % len(fails) if fails else "exact"))
+sys.exit(1 if fails or missed else 3 if unresolved else 0)

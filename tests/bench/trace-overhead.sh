@@ -8,7 +8,10 @@
 # and of a tagged/untagged pipe ping-pong, and the ping-pong's median round
 # trip, each round timed alone. All three are judged by one criterion
 # (tests/bench/verdict.py): median(b) / median(a) over the boots <= 1.01,
-# printed with its interval [min b / max a, max b / min a]; a MISS exits 1.
+# printed with its interval ([min b / max a, max b / min a] for 5-8 boots),
+# PASS only when all of the interval is; a MISS, or an interval that
+# straddles the goal (UNRESOLVED, with about how many boots would resolve
+# it), exits 1.
 # Wall time under TCG varies by tens of percent from run to run, so the
 # guest runs with --icount: its clock counts instructions (one ns each),
 # and the figures are guest instructions per operation.
@@ -42,7 +45,7 @@ for cpu in lam uai; do
 		# ends: a reader beside it (| sed) added 700-900 instructions
 		# to the ping-pong's mean round trip, varying 2% from boot to
 		# boot (a 10192-10390 through a pipe, 9457-9506 through a
-		# file, in one session on LAM).
+		# file, in one run on LAM).
 		a=$($rig $(offer $cpu) --kernel "$base" -- sh -c "$off") || exit 1
 		bc=$($rig $(offer $cpu) -- sh -c "$off;
 			echo 1 > $T/events/tagged_addr/enable; echo 1 > $T/tracing_on;

@@ -41,7 +41,7 @@ compare_mte_ctrl()
 	out=$(mktemp) err=$(mktemp)
 	"$rig" --arch arm64 -- $a64/mte_ctrl_table > "$out" 2> "$err"
 	rc=$?
-	ok "$rc" "guest run (--arch arm64 -- $a64/mte_ctrl_table) exited 0" \
+	harness "$rc" "guest run (--arch arm64 -- $a64/mte_ctrl_table) exited 0" \
 		"exit status $rc" "$(cat "$err")"
 	mapfile -t got < "$out"
 	mapfile -t want < "$mte_want"

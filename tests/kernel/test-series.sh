@@ -51,27 +51,125 @@ done)
 is "$bad" "" "no commit message has checkpatch notes above the ---"
 
 # checkpatch --strict on each patch (given on stdin): a patch with findings
-# must justify them in a "checkpatch --strict:" note below the ---. The
-# count is checkpatch's own "total:" line, which it prints for every patch
-# it got through: no such line (no checkpatch, a crash) is a failure, not
-# a patch without findings.
+# must justify them in a "checkpatch --strict:" note below the ---, and the
+# note must name each finding: its type's words (NAMES in the checker
+# below; for a type not listed, its message) and, where the message
+# names one, its subject (the CamelCase identifier, the reused argument,
+# the operator spaced). Where the note counts findings ("one WARNING",
+# "four spacing CHECKs", "the three unused-argument WARNINGs"), the count
+# must be checkpatch's. The findings are checkpatch's own "total:" line,
+# which it prints for every patch it got through: no such line (no
+# checkpatch, a crash) is a failure, not a patch without findings.
+# CHECKPATCH_SERIES=DIR checks the patches of DIR (a directory per series).
 cp=build/linux-upstream/scripts/checkpatch.pl
 [ -f "$cp" ]
 ok $? "checkpatch is there ($cp)" "run 'make kernel-upstream'"
-unjustified=$(for p in kernel/series/*/[0-9]*.patch; do
-	total=$(perl $cp --no-tree --strict - < "$p" 2>&1 |
-		sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks, .*/\1 \2 \3/p')
-	if [ -z "$total" ]; then
-		echo "${p#kernel/series/}: checkpatch printed no total: line"
-		continue
-	fi
-	set -- $total
-	n=$(($1 + $2 + $3))
-	[ "$n" -eq 0 ] && continue
-	sed -n '/^---$/,/^diff --git/p' "$p" | grep -q 'checkpatch --strict:' ||
-		echo "${p#kernel/series/}: $n findings"
-done)
-is "$unjustified" "" "checkpatch --strict ran on every patch, and every finding is justified below the ---"
+cps=${CHECKPATCH_SERIES:-kernel/series}
+unjustified=$(python3 - "$cp" "$cps" "$cps"/*/[0-9]*.patch <<'EOF'
+import re
+import subprocess
+import sys
+
+# What a note says to name a finding of each type (regular expressions,
+# case-insensitive, searched in the note as one line): {q} is the first
+# word the message quotes, {i} the identifier it names in <...>.
+NAMES = {
+    "BIT_MACRO": r"\bBIT\b|1 ?<<",
+    "CAMELCASE": r"\b{i}\b",
+    "COMPLEX_MACRO": r"complex value|parenthes",
+    "ENOSYS": r"ENOSYS",
+    "FILE_PATH_CHANGES": r"MAINTAINERS",
+    "LONG_LINE": r"100 columns|line length|long line",
+    "LONG_LINE_STRING": r"100 columns|line length|long line",
+    "MACRO_ARG_REUSE": r"^(?=.*reuse)(?=.*\b{q}\b)",
+    "MACRO_ARG_UNUSED": r"unused|not used",
+    "MACRO_WITH_FLOW_CONTROL": r"flow control|\breturn\b",
+    "OPEN_ENDED_LINE": r"line end|end with",
+    "PARENTHESIS_ALIGNMENT": r"align",
+    # "spaces preferred around that '*'": said, or the code quoted.
+    "SPACING": r'spac|"[^"]*{q}[^"]*"',
+    "STRCPY": r"strs?cpy",
+    "TRAILING_SEMICOLON": r"trailing semicolon",
+    "UNKNOWN_COMMIT_ID": r"commit id",
+    "VOLATILE": r"volatile",
+}
+NUMBERS = {w: i + 1 for i, w in enumerate(
+    "one two three four five six seven eight nine ten eleven twelve "
+    "thirteen fourteen fifteen sixteen seventeen eighteen nineteen "
+    "twenty".split())}
+FINDING = re.compile(r"^(ERROR|WARNING|CHECK):([A-Z0-9_]+): (.*)$")
+TOTAL = re.compile(r"^total: (\d+) errors, (\d+) warnings, (\d+) checks,")
+COUNT = re.compile(r"\b(%s)\s+([^.;:,()]{0,60}?)\b(ERROR|WARNING|CHECK)S?\b"
+                   % "|".join(NUMBERS), re.I)
+
+
+def named(kind, msg):
+    """The regular expression a note naming this finding matches."""
+    q = re.search(r"'([^']+)'", msg)
+    i = re.search(r"<([^>]+)>", msg)
+    if kind in NAMES:
+        return NAMES[kind].format(q=re.escape(q.group(1)) if q else "",
+                                  i=re.escape(i.group(1)) if i else "")
+    return re.escape(re.split(r"'|:| - ", msg)[0].strip())
+
+
+def note(patch):
+    """The "checkpatch --strict:" note below the ---, as one line."""
+    lines, on, below = [], False, False
+    for line in open(patch, errors="replace"):
+        line = line.rstrip("\n")
+        if line.startswith("diff --git"):
+            break
+        below = below or line == "---"
+        if below and "checkpatch --strict:" in line:
+            on = True
+        elif on and not line.startswith("    "):
+            break
+        if on:
+            lines.append(line.strip())
+    return " ".join(lines) if on else None
+
+
+cp, top = sys.argv[1], sys.argv[2].rstrip("/") + "/"
+for patch in sys.argv[3:]:
+    name = patch[len(top):] if patch.startswith(top) else patch
+    with open(patch, "rb") as f:
+        out = subprocess.run(["perl", cp, "--no-tree", "--strict",
+                              "--show-types", "-"], stdin=f,
+                             capture_output=True, text=True,
+                             errors="replace").stdout
+    total = next((TOTAL.match(l) for l in out.splitlines() if TOTAL.match(l)), None)
+    if not total:
+        print(f"{name}: checkpatch printed no total: line")
+        continue
+    found = [FINDING.match(l).groups() for l in out.splitlines() if FINDING.match(l)]
+    levels = {"ERROR": int(total.group(1)), "WARNING": int(total.group(2)),
+              "CHECK": int(total.group(3))}
+    if sum(levels.values()) != len(found):
+        print(f"{name}: checkpatch's total is {sum(levels.values())}, "
+              f"its findings {len(found)}")
+    if not found:
+        continue
+    text = note(patch)
+    if text is None:
+        print(f"{name}: {len(found)} findings, no checkpatch --strict: note below the ---")
+        continue
+    for level, kind, msg in found:
+        if not re.search(named(kind, msg), text, re.I | re.S):
+            print(f"{name}: {level}:{kind} not named in its note: {msg}")
+    # Counts the note gives: of the findings its words name, or of all of
+    # one level where it names none.
+    for m in COUNT.finditer(text):
+        n, words, level = NUMBERS[m.group(1).lower()], m.group(2), m.group(3).upper()
+        mine = [f for f in found if f[0] == level]
+        which = [f for f in mine if words.strip() and
+                 re.search(named(f[1], f[2]), words, re.I | re.S)]
+        got = len(which) if which else len(mine)
+        if got != n:
+            print(f"{name}: the note says \"{m.group(0)}\", checkpatch reports {got}")
+EOF
+)
+is "$unjustified" "" "checkpatch --strict ran on every patch, and its note below the --- names every finding"
 
 # The bench's baseline: every patch but the *-tracepoint.patch ones.
 wt=build/series-notrace-check

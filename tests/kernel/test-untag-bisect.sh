@@ -52,10 +52,16 @@ apply()	# apply PATCH: git am it onto the worktree
 	git -C "$wt" am -q --keep-cr "$1" >> "$log" 2>&1 ||
 		{ git -C "$wt" am --abort > /dev/null 2>&1; return 1; }
 }
+# The loop's own status would be 0 after a break: keep apply's.
+st=0
 for ((i = 0; i < first; i++)); do
-	apply "${patches[$i]}" || break
+	apply "${patches[$i]}" || { st=1; break; }
 done
-ok $? "patches 1-$first apply"
+ok $st "patches 1-$first apply" "${patches[$i]#"$series"/} does not apply; see $log"
+if [ $st != 0 ]; then
+	tap_done
+	exit
+fi
 
 if ! cmp -s build/linux/.config "$wt/.tagtrace-bisect-base"; then
 	cp build/linux/.config "$wt/.config"

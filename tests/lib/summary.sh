@@ -1,7 +1,11 @@
 #!/bin/bash
 # The end of `make check`: what the test files' TAP (kept by
 # tests/lib/record.sh in build/logs/results/) says was checked.
-#   N passed, N failed, N skipped (N todo)
+#   N passed, N failed, N skipped, N todo (known failures),
+#   plus M harness checks, F failed
+# (a "harness: ..." result, tests/lib/tap.sh's harness(), is about the run
+# itself: a guest's exit status, its plans, its skips against the list; it
+# is counted apart, and a failed one fails its test file like any other),
 # then every skip and known failure with its reason and how often, and the
 # test files that failed (a "not ok", a plan not met or a non-zero exit),
 # each with its first ten "not ok" lines: CI keeps only the end of the log.
@@ -31,8 +35,14 @@ awk '
 		sub(/^[ \t]+/, "", why)
 		if (why == "")
 			why = "no reason given"
+		harness = d == "" && /^(not )?ok( [0-9]+)?( -)? harness: /
+		if (harness)
+			hchecks++
 		if (/^not ok/ && d != "todo") {
-			failed++
+			if (harness)
+				hfailed++
+			else
+				failed++
 			if (++bad[file] <= 10) {
 				line = $0
 				gsub(/\t/, " ", line)	# the second awk splits on tabs
@@ -42,7 +52,7 @@ awk '
 			skipped++; reason["skip\t" why "\t" file]++
 		} else if (d == "todo") {
 			todo++; reason["todo\t" why "\t" file]++
-		} else {
+		} else if (!harness) {
 			passed++
 		}
 	}
@@ -71,8 +81,8 @@ awk '
 				nfail++
 			}
 		}
-		printf "%d passed, %d failed, %d skipped, %d todo (known failures) in %d test files\n",
-		       passed, failed, skipped, todo, nf
+		printf "%d passed, %d failed, %d skipped, %d todo (known failures), plus %d harness checks, %d failed, in %d test files\n",
+		       passed, failed, skipped, todo, hchecks, hfailed, nf
 		if (nfail)
 			printf "%d test files failed:\n%s", nfail, fails
 	}' "$dir"/*.tap |

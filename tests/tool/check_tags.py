@@ -21,6 +21,8 @@ CTRL = re.compile(r"op=(\w+) req_bits=(-?\d+) granted_bits=(\d+) offset=(\d+)"
                   r" mode=(\w+) .* ret=(-?\d+)")
 NR = re.compile(r"NR (-?\d+)")
 TAG_SHIFT, TAG_MASK = 57, 0x3f
+X86_PF_USER = 1 << 2    # a page fault's error code: the access was in user mode
+PAGE = 4096
 
 
 def tracefs(d):
@@ -83,7 +85,7 @@ def check_process(name, p, pid, t_tags, t_sys, t_faults, records):
     distinct = sum(1 for i in range(1, 64)
                    if p["untag_tags"][i] or p["fault_tags"][i])
     ok(p["distinct_tags"] == distinct and "untagged_share" not in p,
-       f"{name}: distinct tags ({distinct}); no untagged share (issue 33)",
+       f"{name}: distinct tags ({distinct}); no untagged share",
        f"said {p['distinct_tags']}, {p.get('untagged_share')}")
 
 
@@ -145,13 +147,30 @@ def main():
            "pointer are faults with a tag, all with its tag",
            f"tagged {p['tagged_faults']} by tag {tagged}")
 
+    # tagloop --reads: its faults (the event's, from the enable on) as
+    # tracefs has them, and its read()s' located: a read() of one byte into
+    # a fresh page faults once, in the kernel (X86_PF_USER clear), at the
+    # page's first byte, so they are the kernel-mode faults of the process:
+    # P of them on P consecutive pages (nothing else it does with tagging on
+    # makes the kernel fault on a user page), none with a tag.
     reads = workload(d, "reads.out")
-    p = proc(reports, reads["pid"])
-    ok(p is not None and p["faults"] >= pages and p["tagged_faults"] == 0,
-       f"tagloop --reads: its {pages} faults in read() through untagged "
-       "pointers carried no tag, a tagged pointer in %rbx (no argument) "
-       "near them notwithstanding",
-       f"faults {p and p['faults']} tagged {p and p['tagged_faults']}")
+    rpid = reads["pid"]
+    p = proc(reports, rpid)
+    check_process("tagloop --reads", p, rpid, t_tags, t_sys, t_faults, records)
+    kern = [r for r in records if r["pid"] == rpid and r["event"] == "fault"
+            and not int(r["error_code"], 16) & X86_PF_USER]
+    at = sorted(int(r["untagged"], 16) for r in kern)
+    run = bool(at) and at[0] % PAGE == 0 and \
+        all(b - a == PAGE for a, b in zip(at, at[1:]))
+    ok(p is not None and len(kern) == pages and run and
+       not any(r["tagged"] for r in kern) and p["tagged_faults"] == 0,
+       f"tagloop --reads: its {pages} read()s into fresh pages through "
+       f"untagged pointers are {pages} kernel faults, one a page, none with "
+       "a tag, a tagged pointer in %rbx (no argument) near them "
+       "notwithstanding",
+       f"kernel-mode faults {len(kern)} at {[hex(x) for x in at[:4]]}..., "
+       f"tagged {[r['tag'] for r in kern if r['tagged']]}, tags's tagged "
+       f"faults {p and p['tagged_faults']}")
 
     with open(f"{d}/uaf.err") as f:
         report = f.read()

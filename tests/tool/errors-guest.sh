@@ -3,17 +3,19 @@
 # non-zero status, when it cannot work. Prints TAP (unnumbered).
 . tests/tool/lib-guest.sh
 
-# expect STATUS PATTERN DESCRIPTION CMD...: CMD exits STATUS, stderr has PATTERN.
+# expect STATUS PATTERN DESCRIPTION CMD...: CMD exits STATUS, and its
+# stderr is one line (README: "Errors are one line") with PATTERN.
 expect()
 {
 	want=$1 pat=$2 desc=$3
 	shift 3
 	"$@" > $d/out 2> $d/err
 	st=$?
-	if [ $st = "$want" ] && grep -q "$pat" $d/err && [ "$(wc -l < $d/err)" -le 2 ]; then
+	lines=$(wc -l < $d/err)
+	if [ $st = "$want" ] && grep -q "$pat" $d/err && [ "$lines" -eq 1 ]; then
 		echo "ok - $desc"
 	else
-		echo "not ok - $desc (status $st, want $want)"
+		echo "not ok - $desc (status $st, want $want; $lines lines on stderr, want 1)"
 		sed 's/^/#   /' $d/err
 	fi
 }

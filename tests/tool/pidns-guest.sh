@@ -26,8 +26,10 @@ go.set()
 t.join()
 EOF
 
-# run NAME TOP-ARGS...: queries.py, then top --json ARGS with -p of what
-# "-p pid" or "-p tid" names; leaves NAME.json, NAME.err, NAME.ids.
+# run NAME WHO IDLE TOP-ARGS...: queries.py (idle IDLE s after its
+# queries), then top --json TOP-ARGS with -p of what WHO names (pid, tid
+# or all: no -p); leaves NAME.json, NAME.err, NAME.ids. Prints whether top
+# started and exited 0 on SIGINT, and returns non-zero if not.
 run()
 {
 	n=$1 who=$2 idle=$3
@@ -46,13 +48,20 @@ run()
 	esac
 	$TT top --json "$@" > $d/$n.json 2> $d/$n.err &
 	tp=$!
-	started $d/$n.err "Ctrl-C" || return 1
+	if ! started $d/$n.err "Ctrl-C"; then
+		echo "not ok - top ($n) started"
+		return 1
+	fi
 	echo go > $d/$n.go
 	wait $py
 	sleep 0.5
-	stop $tp || echo "# top exited $?"
+	stop $tp
+	rc=$?
+	[ $rc = 0 ] && echo "ok - top ($n) exits 0 on SIGINT" ||
+		echo "not ok - top ($n) exits 0 on SIGINT: $rc"
 	sed 's/^/# /' $d/$n.err
 	echo $pid > $d/$n.pid
+	return $rc
 }
 
 # count NAME: the ctrl count of the one process in NAME.json's last report.
@@ -71,13 +80,16 @@ if not good:
 EOF
 }
 
-# Inside the namespace: the same script, its files in the outer one's $d.
+# Inside the namespace: the same script, its files in the outer one's $d,
+# its results printed for the outer one to pass on, its exit status
+# theirs (stop() sets st: its own variable here).
 if [ "$1" = --inner ]; then
 	d=$3
-	run ns pid 0 -i 30
-	run prune all 4 -i 0.3
+	inner=0
+	run ns pid 0 -i 30 || inner=1
+	run prune all 4 -i 0.3 || inner=1
 	readlink /proc/self/ns/pid > $d/ns.id
-	exit 0
+	exit $inner
 fi
 
 run tid tid 0 -i 30
@@ -91,7 +103,11 @@ check_one tid "top -p TID of a thread"
 # A PID namespace of its own, /proc mounted for it.
 unshare -p -f --mount-proc sh tests/tool/pidns-guest.sh --inner "$N" $d \
 	> $d/unshare.out 2>&1
-sed 's/^/# /' $d/unshare.out
+ust=$?
+# Its results as they are, the rest as comments.
+sed '/^\(not \)\{0,1\}ok /!s/^/# /' $d/unshare.out
+[ $ust = 0 ] && echo "ok - the pass in the PID namespace exits 0" ||
+	echo "not ok - the pass in the PID namespace exits 0: $ust"
 [ -s $d/ns.id ] && [ "$(readlink /proc/self/ns/pid)" != "$(cat $d/ns.id)" ] &&
 	echo "ok - unshare -p -f: tagtrace ran in a PID namespace of its own" ||
 	echo "not ok - unshare -p -f: tagtrace ran in a PID namespace of its own"

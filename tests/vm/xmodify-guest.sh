@@ -16,7 +16,8 @@
 # QEMU 7.2 without tests/vm/qemu/0014 ("close the window in which a
 # translation outlives a code store") did so in most runs: see the README.
 # Prints TAP: every write to sched/features and to the event's enable
-# succeeded, the storms fired untag events while it was on, each
+# succeeded, every round made all of its writes (the count the loop's
+# structure dictates), the storms fired untag events while it was on, each
 # sleeper switched in and out, and every storm and sleeper lived to the
 # end; exits non-zero on a failure (tests/lib/guest-tap.sh).
 . tests/lib/guest-tap.sh
@@ -104,8 +105,13 @@ kill $pids
 wait 2> /dev/null
 [ $failed = 0 ] && [ $writes -gt 0 ]
 yes_no $? "$writes writes to sched/features and the event's enable, $failed failed"
-[ $rounds -ge 1 ]
-yes_no $? "$rounds rounds of 300 sched feature flips and 2 event switches in $secs s"
+# A round is 2 flip 50 (each a write of NO_f and of f for every feature,
+# 50 times) and 2 writes to the event's enable; one more write ends it.
+nfeats=0
+for f in $feats; do nfeats=$((nfeats + 1)); done
+per_round=$((2 * 50 * 2 * nfeats + 2))
+[ $rounds -ge 1 ] && [ $writes = $((rounds * per_round + 1)) ]
+yes_no $? "each of $rounds rounds in $secs s made its $((per_round - 2)) sched feature writes and 2 event switches ($writes writes, $((rounds * per_round + 1)) due)"
 [ "$fired" -gt 0 ]
 yes_no $? "the storms fired untag events while the event was on ($fired)"
 [ -z "$low" ]
