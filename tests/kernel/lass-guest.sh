@@ -59,14 +59,26 @@ yes_no $((n == 0)) "a kprobe inserted and hit ($n hits)"
 yes_no $(grep -c lassprobe $T/kprobe_events) "the kprobe removed"
 
 # BPF's JIT writes programs with text_poke_copy() and fills a freed one's
-# space with text_poke_set(): count the latter while programs come and go.
+# space with text_poke_set(), one call per program, once an RCU grace
+# period has passed, from a workqueue: count the calls until all 16 freed
+# programs have had theirs. The limit, 60 s, only turns a wait that would
+# never end into a failure.
 echo > $T/trace
 echo 'p:lasspokeset text_poke_set' > $T/kprobe_events
 echo 1 > $T/events/kprobes/lasspokeset/enable
 build/vm/lass_user bpf
+read -r t0 _ < /proc/uptime
+looks=1
+while n=$(grep -c 'lasspokeset:' $T/trace); [ "$n" -lt 16 ]; do
+	read -r t _ < /proc/uptime
+	[ "${t%.*}" -lt $((${t0%.*} + 60)) ] || break
+	sleep 0.2
+	looks=$((looks + 1))
+done
 echo 0 > $T/events/kprobes/lasspokeset/enable
-n=$(grep -c 'lasspokeset:' $T/trace)
 echo '-:lasspokeset' >> $T/kprobe_events
-yes_no $((n == 0)) "freed BPF programs: text_poke_set() filled their space ($n calls)"
+echo "# $n text_poke_set() calls at look $looks, 0.2 s apart"
+[ "$n" -lt 16 ] && echo "# the hang guard ended the wait: 60 s"
+yes_no $((n < 16)) "freed BPF programs: text_poke_set() filled the space of each of the 16 ($n calls)"
 
 build/vm/lass_user "$mode"

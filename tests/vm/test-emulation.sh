@@ -48,9 +48,8 @@ exec "${TAGTRACE_QEMU:-$top/build/qemu-src/build/qemu-system-x86_64}" \
 	-d trace:tb_link_page_stale -D "$xdir/stale.log" "\$@"
 EOF
 chmod +x "$xdir/qemu"
-TAGTRACE_QEMU=$xdir/qemu TAP_GUEST_KEEP=$xdir/out \
-	tap_guest --smp 2 -- $vm/codepage 6000
-# discarded PHASE: translations of PHASE's page that QEMU discarded.
+# discarded PHASE: translations of PHASE's page that QEMU discarded in the
+# last boot.
 discarded()
 {
 	local page
@@ -61,14 +60,40 @@ discarded()
 }
 # Where the stores touch no line of the code, none; where they touch one
 # (near, span's second page) or leave the page without code (bare), some.
-for ph in far beside; do
-	is "$(discarded $ph)" 0 "codepage $ph: no translation discarded for stores to other lines"
+# codepage makes each phase go on until 300 of its calls ran while the
+# writer stored; whether a store then lands while a translation reads its
+# page is still up to the host's scheduling of the two vCPU threads, so a
+# phase with none discarded boots again, alone, until it has some: at most
+# 3 boots, a limit that only ends a test that would not.
+todo="near bare span" boots=0
+declare -A some=()
+while [ -n "$todo" ] && [ $boots -lt 3 ]; do
+	boots=$((boots + 1))
+	phases=
+	[ $boots = 1 ] || phases=$todo
+	rm -f "$xdir/stale.log"
+	TAGTRACE_QEMU=$xdir/qemu TAP_GUEST_KEEP=$xdir/out \
+		tap_guest --smp 2 -- $vm/codepage 6000 $phases
+	if [ $boots = 1 ]; then
+		for ph in far beside; do
+			is "$(discarded $ph)" 0 "codepage $ph: no translation discarded for stores to other lines"
+		done
+	fi
+	left=
+	for ph in $todo; do
+		n=$(discarded $ph)
+		if [ "$n" != "no page" ] && [ "${n:-0}" -gt 0 ]; then
+			some[$ph]="$n in boot $boots"
+		else
+			left+="${left:+ }$ph"
+			echo "# codepage $ph: ${n:-0} translations discarded in boot $boots"
+		fi
+	done
+	todo=$left
 done
 for ph in near bare span; do
-	n=$(discarded $ph)
-	[ "$n" != "no page" ] && [ "${n:-0}" -gt 0 ]
-	ok $? "codepage $ph: translations discarded for stores to a line of their code or a page left without code ($n)" \
-		"QEMU traced $(wc -l < "$xdir/stale.log" 2> /dev/null) discarded translations in all"
+	[ -n "${some[$ph]:-}" ]
+	ok $? "codepage $ph: translations discarded for stores to a line of their code or a page left without code (${some[$ph]:-none in $boots boots})"
 done
 
 tap_done
