@@ -545,7 +545,7 @@ static __always_inline void name_caller(__u64 caller)
 {
 	__u32 zero = 0;
 	__u64 *last = bpf_map_lookup_elem(&last_caller, &zero);
-	struct tt_sym sym;
+	struct tt_sym sym = {};	/* no stack bytes past the name into the map */
 
 	if (last && *last == caller)
 		return;
@@ -679,6 +679,26 @@ TAGGED_ADDR_TP(ctrl,
 			   untag_mask, ret, reason),
 	       int interface, int op, int req_bits, int granted_bits,
 	       int offset, int mode, __u64 untag_mask, long ret, int reason)
+
+/*
+ * The ctrl event without reason (the series meant for mainline): reading
+ * a ninth argument there is refused, by the verifier or at attach.
+ */
+SEC("tp_btf/tagged_addr_ctrl")
+int BPF_PROG(ctrl_noreason_btf, int interface, int op, int req_bits,
+	     int granted_bits, int offset, int mode, __u64 untag_mask, long ret)
+{
+	return handle_ctrl(interface, op, req_bits, granted_bits, offset, mode,
+			   untag_mask, ret, TT_REASON_UNKNOWN);
+}
+
+SEC("raw_tp/tagged_addr_ctrl")
+int BPF_PROG(ctrl_noreason_raw, int interface, int op, int req_bits,
+	     int granted_bits, int offset, int mode, __u64 untag_mask, long ret)
+{
+	return handle_ctrl(interface, op, req_bits, granted_bits, offset, mode,
+			   untag_mask, ret, TT_REASON_UNKNOWN);
+}
 
 TAGGED_ADDR_TP(untag, handle_untag(tagged, untagged, caller, mode),
 	       unsigned long tagged, unsigned long untagged,

@@ -3,6 +3,11 @@
 #
 #   scripts/kernel.sh tagged     build/linux:          kernel/series/ applied
 #   scripts/kernel.sh upstream   build/linux-upstream: the pristine source
+#   scripts/kernel.sh mainline   build/linux-mainline: series 1-4 alone, the ones
+#                                meant for mainline (no LASS policy, no
+#                                LAM_U48), built as upstream's own LAM is
+#                                (kernel/config/upstream/: no
+#                                CPU_MITIGATIONS), for tagtrace's tests
 #   scripts/kernel.sh notrace    build/linux-notrace:  the series without their
 #                                tracepoint patches (notrace_patches in
 #                                lib.sh), the baseline of
@@ -30,7 +35,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: kernel.sh tagged|notrace|debug|baseline|upstream|arm64|arm64-upstream}
+variant=${1:?usage: kernel.sh tagged|mainline|notrace|debug|baseline|upstream|arm64|arm64-upstream}
 up=$build/linux-upstream
 tarball=/usr/src/linux-source-6.12.tar.xz
 
@@ -63,6 +68,9 @@ case $variant in
 tagged)
 	tree=$build/linux
 	patches=("$top"/kernel/series/*/*.patch) ;;
+mainline)
+	tree=$build/linux-mainline
+	mapfile -t patches < <(mainline_patches) ;;
 notrace)
 	tree=$build/linux-notrace
 	mapfile -t patches < <(notrace_patches) ;;
@@ -81,7 +89,7 @@ arm64-upstream)
 upstream)
 	tree=$up ;;
 *)
-	echo "usage: kernel.sh tagged|notrace|debug|baseline|upstream|arm64|arm64-upstream" >&2
+	echo "usage: kernel.sh tagged|mainline|notrace|debug|baseline|upstream|arm64|arm64-upstream" >&2
 	exit 2 ;;
 esac
 # Two builds of one tree at once (make check beside a hand-run make kernel)
@@ -106,6 +114,7 @@ arch=()
 frags=("$top"/kernel/config/*.config)
 case $variant in
 debug|baseline|upstream) frags+=("$top"/kernel/config/$variant/*.config) ;;
+mainline) frags+=("$top"/kernel/config/upstream/*.config) ;;
 arm64|arm64-upstream)
 	arch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	frags=("$top"/kernel/config/arm64/*.config) ;;

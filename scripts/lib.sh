@@ -111,6 +111,13 @@ notrace_patches()
 	done
 }
 
+# mainline_patches: series 1-4, the ones meant for mainline (make
+# kernel-mainline), one path a line, in the order they apply.
+mainline_patches()
+{
+	printf '%s\n' "$top"/kernel/series/[1-4]-*/*.patch
+}
+
 # check_signed WHO TREE BASE N SIGNOFF: after `git am` of a series into
 # TREE, BASE..HEAD must be N commits, each authored and signed off by
 # SIGNOFF; otherwise say so as WHO and fail.

@@ -3,11 +3,22 @@
 # source package plus the project's patches (tests/vm/qemu/*.patch): TCG
 # emulation of LAM, UAI and LASS, and an MTE fix for the arm64 rig.
 #
+#   scripts/qemu.sh [TARGET...]   x86_64, aarch64 (default: both)
+#
 # build/qemu-src is the unpacked source package (Debian's own patches applied
 # by dpkg-source) committed to git and tagged "debian"; our patches go on top
 # with `git am`, re-applied to a pristine tree whenever they change.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+targets=("${@:-x86_64}")
+[ $# -gt 0 ] || targets=(x86_64 aarch64)
+for t in "${targets[@]}"; do
+	case $t in
+	x86_64|aarch64) ;;
+	*) echo "usage: qemu.sh [x86_64|aarch64]..." >&2; exit 2 ;;
+	esac
+done
 
 src=$build/qemu-src
 cache=/var/cache/tagtrace/src
@@ -35,7 +46,7 @@ apply_series "$src" debian qemu "$top"/tests/vm/qemu/*.patch
 # allocation tag up at its page's first granule pair). Two build
 # directories, each configured for its one target, so that adding the
 # second leaves the first's configuration and objects as they were.
-for t in x86_64 aarch64; do
+for t in "${targets[@]}"; do
 	dir=$src/build
 	[ $t = aarch64 ] && dir=$src/build-arm64
 	if [ ! -f "$dir/build.ninja" ]; then

@@ -5,6 +5,7 @@
  * bare string in the string section proves nothing: a member, a parameter
  * or another kind of type may carry the same name.
  */
+#include <stdio.h>
 #include <bpf/btf.h>
 #include "probe.h"
 
@@ -17,4 +18,22 @@ void tt_btf_find(const struct btf *btf, const struct tt_btf_name *names,
 		found[i] = btf &&
 			   btf__find_by_name_kind(btf, names[i].name,
 						  names[i].kind) > 0;
+}
+
+int tt_btf_tp_args(const struct btf *btf, const char *tp)
+{
+	const struct btf_type *t;
+	char name[128];
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+	if (!t || !btf_is_func_proto(t) || !btf_vlen(t))
+		return -1;
+	return btf_vlen(t) - 1;	/* after the void *data */
 }

@@ -78,16 +78,28 @@ static void proc_labels(FILE *out, __u32 tgid, __u64 start_ns)
 	label(out, "start_ns", start, false);
 }
 
-/* The faults of tagtrace_tagged_faults whose pointer carried a tag. */
+/*
+ * The faults of tagtrace_tagged_faults whose pointer carried a tag: a
+ * family of its own where the tags are guessed, so that no query of the
+ * exact one ever gets a guess.
+ */
 static void faults_with_tag(FILE *out, const struct tt_snapshot *procs)
 {
+	const char *name = "tagtrace_faults_with_tag";
 	size_t i;
 
-	fputs("# TYPE tagtrace_faults_with_tag counter\n"
-	      "# HELP tagtrace_faults_with_tag Page faults whose pointer carried a tag\n",
-	      out);
+	if (procs->fault_tags_guessed) {
+		name = "tagtrace_faults_with_guessed_tag";
+		fprintf(out, "# TYPE %s counter\n"
+			"# HELP %s Page faults whose pointer carried a tag, as guessed from registers: the fault event has no pointer field\n",
+			name, name);
+	} else {
+		fprintf(out, "# TYPE %s counter\n"
+			"# HELP %s Page faults whose pointer carried a tag, read from the fault event\n",
+			name, name);
+	}
 	for (i = 0; i < procs->nr; i++) {
-		fputs("tagtrace_faults_with_tag_total", out);
+		fprintf(out, "%s_total", name);
 		proc_labels(out, procs->rows[i].pid, procs->rows[i].start_ns);
 		fprintf(out, "} %llu\n",
 			(unsigned long long)procs->rows[i].tagged_faults);
@@ -101,18 +113,19 @@ static void faults_with_tag(FILE *out, const struct tt_snapshot *procs)
  */
 #define TAG_RANGE	(TT_TAG_VALUES_MAX / TT_TAG_VALUES)
 
-static void tag_sample(FILE *out, const struct tt_tagrow *row,
-		       const char *event, const char *tag, __u64 n)
+static void tag_sample(FILE *out, const char *family,
+		       const struct tt_tagrow *row, const char *event,
+		       const char *tag, __u64 n)
 {
-	fputs("tagtrace_tag_values_total", out);
+	fprintf(out, "%s_total", family);
 	proc_labels(out, row->pid, row->start_ns);
 	label(out, "event", event, false);
 	label(out, "tag", tag, false);
 	fprintf(out, "} %llu\n", (unsigned long long)n);
 }
 
-static void wide_ranges(FILE *out, const struct tt_tagrow *row, int e,
-			const char *event)
+static void wide_ranges(FILE *out, const char *family,
+			const struct tt_tagrow *row, int e, const char *event)
 {
 	__u64 ranges[TT_TAG_VALUES] = { 0 };
 	char tag[24];
@@ -133,28 +146,27 @@ static void wide_ranges(FILE *out, const struct tt_tagrow *row, int e,
 		snprintf(tag, sizeof(tag), "%d-%d",
 			 k ? k * TAG_RANGE : TT_TAG_VALUES,
 			 (k + 1) * TAG_RANGE - 1);
-		tag_sample(out, row, event, tag, ranges[k]);
+		tag_sample(out, family, row, event, tag, ranges[k]);
 	}
 }
 
 /*
- * Per process, event (untag, fault) and tag value: only the values seen,
- * so at most 2 x 64 series a process (and 2 x 64 ranges past them), and
- * only when asked for.
+ * Per process, event and tag value, as family's samples, for the events
+ * in [from, to) (0 untag, 1 fault): only the values seen, so at most
+ * 2 x 64 series a process (and 2 x 64 ranges past them), and only when
+ * asked for.
  */
-static void tag_values(FILE *out, const struct tt_tagreport *r)
+static void tag_values(FILE *out, const struct tt_tagreport *r,
+		       const char *family, int from, int to)
 {
 	static const char *const events[] = { "untag", "fault" };
 	size_t i;
 	int e, t;
 
-	fputs("# TYPE tagtrace_tag_values counter\n"
-	      "# HELP tagtrace_tag_values Pointers by tag value: untags by the tag stripped, faults by the tag carried (0: none)\n",
-	      out);
 	for (i = 0; i < r->nr; i++) {
 		const struct tt_tagrow *row = &r->rows[i];
 
-		for (e = 0; e < 2; e++) {
+		for (e = from; e < to; e++) {
 			const __u64 *v = e ? row->tags.fault : row->tags.untag;
 
 			for (t = 0; t < TT_TAG_VALUES; t++) {
@@ -163,11 +175,32 @@ static void tag_values(FILE *out, const struct tt_tagreport *r)
 				if (!v[t])
 					continue;
 				snprintf(tag, sizeof(tag), "%d", t);
-				tag_sample(out, row, events[e], tag, v[t]);
+				tag_sample(out, family, row, events[e], tag,
+					   v[t]);
 			}
-			wide_ranges(out, row, e, events[e]);
+			wide_ranges(out, family, row, e, events[e]);
 		}
 	}
+}
+
+/* Fault tag values guessed from registers go to a family of their own. */
+static void tag_families(FILE *out, const struct tt_export *x)
+{
+	const char *exact = "tagtrace_tag_values";
+	const char *guess = "tagtrace_guessed_tag_values";
+	bool guessed = x->src[TT_EV_FAULT] != TT_SRC_NONE &&
+		       x->procs->fault_tags_guessed;
+
+	fprintf(out, "# TYPE %s counter\n"
+		"# HELP %s Pointers by tag value: untags by the tag stripped, faults by the tag their pointer carried (0: none) as the fault event says\n",
+		exact, exact);
+	tag_values(out, x->tags, exact, 0, guessed ? 1 : 2);
+	if (!guessed)
+		return;
+	fprintf(out, "# TYPE %s counter\n"
+		"# HELP %s Faults by the tag their pointer carried (0: none) as guessed from registers: the fault event has no pointer field\n",
+		guess, guess);
+	tag_values(out, x->tags, guess, 1, 2);
 }
 
 static void hist_labels(FILE *out, const struct tt_hist_key *k)
@@ -236,12 +269,16 @@ static void sources(FILE *out, const struct tt_export *x)
 	int k;
 
 	fputs("# TYPE tagtrace_source_info gauge\n"
-	      "# HELP tagtrace_source_info Where each event comes from on this kernel; unavailable events have no counters\n",
+	      "# HELP tagtrace_source_info Where each event comes from on this kernel; unavailable events have no counters; fault_pointer: fault tags read from the event, or guessed from registers\n",
 	      out);
 	for (k = 0; k < TT_EV_MAX; k++) {
 		fputs("tagtrace_source_info{", out);
 		label(out, "event", tt_event_name(k), true);
 		label(out, "source", tt_source_name(x->src[k]), false);
+		if (k == TT_EV_FAULT && x->src[k] != TT_SRC_NONE)
+			label(out, "fault_pointer",
+			      tt_fault_pointer_name(x->procs->fault_tags_guessed),
+			      false);
 		fputs("} 1\n", out);
 	}
 	if (!x->hist_asked)
@@ -252,12 +289,37 @@ static void sources(FILE *out, const struct tt_export *x)
 	fputs("} 1\n", out);
 }
 
+/*
+ * The file's own health: a write that fails leaves the last good file in
+ * place, and its timestamp, no longer advancing, is what tells a scraper
+ * that the counters beside it are stale (time() minus it, in PromQL).
+ */
+static void file_status(FILE *out, const struct tt_export *x)
+{
+	const char *when = "tagtrace_openmetrics_last_success_timestamp_seconds";
+	const char *fails = "tagtrace_openmetrics_write_failures";
+
+	fprintf(out, "# TYPE %s gauge\n# UNIT %s seconds\n"
+		"# HELP %s When tagtrace wrote this file, Unix time; it stops advancing while writes fail\n",
+		when, when, when);
+	/* To the millisecond: finer is noise beside an interval. */
+	fprintf(out, "%s %llu.%03llu\n", when,
+		(unsigned long long)(x->written_ns / 1000000000ULL),
+		(unsigned long long)(x->written_ns / 1000000ULL % 1000));
+	fprintf(out, "# TYPE %s counter\n"
+		"# HELP %s Writes of this file that failed since tagtrace started\n",
+		fails, fails);
+	fprintf(out, "%s_total %llu\n", fails,
+		(unsigned long long)x->write_failures);
+}
+
 void tt_openmetrics(FILE *out, const struct tt_export *x)
 {
 	const struct tt_snapshot *procs = x->procs;
 	size_t i;
 	int k;
 
+	file_status(out, x);
 	sources(out, x);
 	for (k = 0; k < TT_EV_MAX; k++) {
 		if (x->src[k] == TT_SRC_NONE)
@@ -275,7 +337,7 @@ void tt_openmetrics(FILE *out, const struct tt_export *x)
 			faults_with_tag(out, procs);
 	}
 	if (x->tags)
-		tag_values(out, x->tags);
+		tag_families(out, x);
 	fputs("# TYPE tagtrace_process_info gauge\n"
 	      "# HELP tagtrace_process_info A process's name and tagging mode, as of its last event\n",
 	      out);

@@ -22,13 +22,26 @@ struct tt_export {
 	bool hist_asked;
 	/* top --tag-values: each process's tag values; NULL: left out. */
 	const struct tt_tagreport *tags;
+	/*
+	 * The time of this write (CLOCK_REALTIME, ns), which the file says
+	 * as the last successful one: a file left in place by failed writes
+	 * shows its age.
+	 */
+	__u64 written_ns;
+	/* Writes of the file that failed before this one, since the start. */
+	__u64 write_failures;
 };
 
-/* The exposition, "# EOF" included, to out. */
+/*
+ * The exposition, "# EOF" included, to out. Fault tags guessed from
+ * registers (x->procs->fault_tags_guessed) have families of their own,
+ * named "guessed", and tagtrace_source_info says so (fault_pointer).
+ */
 void tt_openmetrics(FILE *out, const struct tt_export *x);
 /*
  * Rewrites path atomically: a temporary file in the same directory,
- * renamed over it, so a scraper never reads half a file.
+ * renamed over it, so a scraper never reads half a file. 0 or -errno;
+ * on failure path is left as it was.
  */
 int tt_openmetrics_file(const char *path, const struct tt_export *x);
 

@@ -89,35 +89,36 @@ bool tt_probe_fentry(const struct tt_probe *p, const char *func)
 	return true;
 }
 
-#define FAULT_FORMAT "/sys/kernel/tracing/events/tagged_addr/tagged_addr_fault/format"
+#define EVENTS_DIR "/sys/kernel/tracing/events/tagged_addr/"
 
 /*
- * Does tagged_addr_fault carry pointer? Its btf_trace_ typedef points to
- * a prototype of the tracepoint's arguments after a void *: seven with
- * pointer, six before it. A BTF without the typedef leaves the tracefs
- * format, where tracefs is mounted.
+ * Does tagged_addr_@event have its argument number @nr (from 1), named
+ * @field? A program that reads an argument the event lacks is refused by
+ * the verifier (tp_btf) or at attach (raw_tp), so the programs are chosen
+ * by the event's arity. Its btf_trace_ typedef points to a prototype of
+ * the tracepoint's arguments after a void *. A BTF without the typedef
+ * leaves the tracefs format, where tracefs is mounted, which names the
+ * event's fields (the series records each argument under its own name).
  */
-static bool fault_has_pointer(const struct btf *btf)
+static bool event_has_arg(const struct btf *btf, const char *event, int nr,
+			  const char *field)
 {
-	const struct btf_type *t;
-	char line[256];
+	char line[256], name[80];
 	bool found = false;
 	FILE *f;
-	int id;
+	int n;
 
-	id = btf__find_by_name_kind(btf, "btf_trace_tagged_addr_fault",
-				    BTF_KIND_TYPEDEF);
-	if (id > 0) {
-		t = btf__type_by_id(btf, id);
-		t = t ? btf__type_by_id(btf, t->type) : NULL;
-		t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
-		return t && btf_is_func_proto(t) && btf_vlen(t) >= 7;
-	}
-	f = fopen(FAULT_FORMAT, "r");
+	snprintf(name, sizeof(name), "tagged_addr_%s", event);
+	n = tt_btf_tp_args(btf, name);
+	if (n >= 0)
+		return n >= nr;
+	snprintf(name, sizeof(name), EVENTS_DIR "tagged_addr_%s/format", event);
+	f = fopen(name, "r");
 	if (!f)
 		return false;
+	snprintf(name, sizeof(name), " %s;", field);
 	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, " pointer;") != NULL;
+		found = strstr(line, name) != NULL;
 	fclose(f);
 	return found;
 }
@@ -167,7 +168,8 @@ int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 		return ret;
 	}
 	tt_btf_find(btf, btf_names, in_btf, NAMES);
-	p->fault_pointer = fault_has_pointer(btf);
+	p->fault_pointer = event_has_arg(btf, "fault", 6, "pointer");
+	p->ctrl_reason = event_has_arg(btf, "ctrl", 9, "reason");
 	if (btf_path)
 		btf__free(btf);
 	else

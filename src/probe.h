@@ -20,6 +20,11 @@ struct tt_probe {
 	 * (a sixth argument); without it, tagtrace guesses from registers.
 	 */
 	bool fault_pointer;
+	/*
+	 * tagged_addr_ctrl has reason, why a request was refused (a ninth
+	 * argument); a kernel with the series meant for mainline has not.
+	 */
+	bool ctrl_reason;
 	bool arch_prctl_fn;	/* do_arch_prctl_64, a FUNC in BTF */
 	bool switch_mm_fn;	/* switch_mm_irqs_off, a FUNC in BTF */
 	/*
@@ -58,5 +63,12 @@ struct tt_btf_name {
 /* Which of the n names btf has as their kind: found[i] for names[i]. */
 void tt_btf_find(const struct btf *btf, const struct tt_btf_name *names,
 		 bool *found, int n);
+
+/*
+ * How many arguments tracepoint tp (e.g. "tagged_addr_ctrl") passes, from
+ * its btf_trace_ typedef (a pointer to a prototype of them after a void *);
+ * -1 if btf has no such typedef.
+ */
+int tt_btf_tp_args(const struct btf *btf, const char *tp);
 
 #endif /* TT_PROBE_H */

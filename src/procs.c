@@ -74,6 +74,7 @@ int tt_procs_snapshot(const struct tt_session *s, struct tt_snapshot *cur,
 	size_t i;
 
 	tt_snapshot_clear(cur);
+	cur->fault_tags_guessed = !s->fault_pointer;
 	err = tt_map_walk(tt_session_procs_fd(s), sizeof(struct tt_proc_key),
 			  sizeof(struct tt_proc), add_row, cur);
 	if (verbose && !said) {

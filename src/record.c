@@ -104,6 +104,8 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
 		put_hex(l, " err=", r->fault.error_code);
 		put_hex(l, " ip=", r->fault.ip);
 		put_str(l, " ", tt_mode_name(r->fault.mode));
+		if (fmt->fault_tags_guessed)
+			tt_line_str(l, " guessed");
 		if (r->fault.tag) {
 			put_int(l, " tagged tag=", r->fault.tag);
 			put_hex(l, " ptr=", r->fault.tagged);
@@ -251,6 +253,13 @@ static void json_fields(struct tt_line *j, const struct tt_record *r,
 		J_HEX(j, "error_code", r->fault.error_code);
 		J_HEX(j, "ip", r->fault.ip);
 		J_NAME(j, "mode", tt_mode_name(r->fault.mode));
+		if (fmt->fault_tags_guessed) {
+			J_BOOL(j, "guessed_tagged", r->fault.tag != 0);
+			J_UINT(j, "guessed_tag", r->fault.tag);
+			if (r->fault.tag)
+				J_HEX(j, "guessed_tagged_ptr", r->fault.tagged);
+			break;
+		}
 		J_BOOL(j, "tagged", r->fault.tag != 0);
 		J_UINT(j, "tag", r->fault.tag);
 		if (r->fault.tag)
@@ -267,7 +276,7 @@ static void json_fields(struct tt_line *j, const struct tt_record *r,
 
 /*
  * Built in one buffer and written once, as the text line is: through
- * stdio a member at a time, JSON cost four times the text (issue 33).
+ * stdio a member at a time, JSON cost four times the text.
  * The longest (an untag with a 128-byte caller name and a comm of 16
  * control bytes, escaped) takes under 600 bytes of TT_LINE_MAX.
  */

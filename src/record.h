@@ -3,6 +3,7 @@
 #ifndef TT_RECORD_H
 #define TT_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "env.h"
@@ -18,6 +19,11 @@ struct tt_fmt {
 	tt_resolve_fn resolve;		/* names untag callers, when set */
 	void *resolve_ctx;
 	__u64 start_ns;			/* text times are relative to it */
+	/*
+	 * Faults' tags come from the register guess (fault_pointer=
+	 * registers): said "guessed" in text, guessed_... in JSON.
+	 */
+	bool fault_tags_guessed;
 };
 
 /* The record in data[0..size), or NULL when it is not a whole valid one. */

@@ -100,6 +100,17 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 		s->hist_src = btf_only ? TT_SRC_NONE : TT_SRC_KPROBE;
 }
 
+/* Whether any of the @wanted events has a source (none wanted: true). */
+static bool any_source(const struct tt_session *s, __u32 wanted)
+{
+	int k;
+
+	for (k = 0; k < TT_EV_MAX; k++)
+		if ((wanted & (1U << k)) && s->src[k] != TT_SRC_NONE)
+			return true;
+	return !wanted;
+}
+
 static bool times_switches(const struct tt_session *s)
 {
 	return s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
@@ -112,17 +123,33 @@ static void enable(struct bpf_program *prog)
 	bpf_program__set_autoload(prog, true);
 }
 
-static void enable_sources(struct tt_session *s, bool raw_tp)
+/*
+ * The program for tagged_addr event @k, tp_btf or raw_tp (@raw), in the
+ * form for the event's arguments on this kernel: the fault event with or
+ * without pointer, the ctrl event with or without reason.
+ */
+static struct bpf_program *tp_prog(const struct tt_session *s, int k, bool raw)
 {
 	struct tagtrace_bpf *o = s->skel;
 	struct bpf_program *btf[TT_EV_MAX] = {
 		o->progs.ctrl_btf, o->progs.untag_btf, o->progs.mode_switch_btf,
 		o->progs.fault_btf, o->progs.gp_btf,
 	};
-	struct bpf_program *raw[TT_EV_MAX] = {
+	struct bpf_program *raws[TT_EV_MAX] = {
 		o->progs.ctrl_raw, o->progs.untag_raw, o->progs.mode_switch_raw,
 		o->progs.fault_raw, o->progs.gp_raw,
 	};
+
+	if (k == TT_EV_FAULT && s->fault_pointer)
+		return raw ? o->progs.fault_ptr_raw : o->progs.fault_ptr_btf;
+	if (k == TT_EV_CTRL && !s->ctrl_reason)
+		return raw ? o->progs.ctrl_noreason_raw : o->progs.ctrl_noreason_btf;
+	return raw ? raws[k] : btf[k];
+}
+
+static void enable_sources(struct tt_session *s, bool raw_tp)
+{
+	struct tagtrace_bpf *o = s->skel;
 	struct bpf_program *prog;
 	int k;
 
@@ -132,12 +159,8 @@ static void enable_sources(struct tt_session *s, bool raw_tp)
 	for (k = 0; k < TT_EV_MAX; k++) {
 		switch (s->src[k]) {
 		case TT_SRC_TP_BTF:
-			enable(k == TT_EV_FAULT && s->fault_pointer ?
-			       o->progs.fault_ptr_btf : btf[k]);
-			break;
 		case TT_SRC_RAW_TP:
-			enable(k == TT_EV_FAULT && s->fault_pointer ?
-			       o->progs.fault_ptr_raw : raw[k]);
+			enable(tp_prog(s, k, s->src[k] == TT_SRC_RAW_TP));
 			break;
 		case TT_SRC_FEXIT:
 			enable(o->progs.arch_prctl_fexit);
@@ -265,9 +288,16 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
 	choose_sources(s, env, &probe, wanted_events(env));
+	if (!any_source(s, wanted_events(env))) {
+		fputs("tagtrace: none of the events asked for can be traced on this kernel (no tagged_addr tracepoints, and no fallback for them)\n",
+		      stderr);
+		tt_probe_free(&probe);
+		return -ENOENT;
+	}
 	s->fault_pointer = probe.fault_pointer &&
 			   (s->src[TT_EV_FAULT] == TT_SRC_TP_BTF ||
 			    s->src[TT_EV_FAULT] == TT_SRC_RAW_TP);
+	s->ctrl_reason = probe.ctrl_reason;
 	tt_probe_free(&probe);
 	/* Only top and tags read the counters; the process events keep them right. */
 	s->counts = env->cmd == TT_CMD_TOP || env->cmd == TT_CMD_TAGS;
@@ -360,7 +390,7 @@ void tt_session_report(const struct tt_session *s, const struct tt_env *env)
 	/* Which pointer a fault is "tagged" by: the kernel's, or a guess. */
 	if ((wanted & (1U << TT_EV_FAULT)) && s->src[TT_EV_FAULT] != TT_SRC_NONE)
 		fprintf(stderr, " fault_pointer=%s",
-			s->fault_pointer ? "event" : "registers");
+			tt_fault_pointer_name(!s->fault_pointer));
 	fputc('\n', stderr);
 	for (k = 0; k < TT_EV_MAX; k++)
 		if ((wanted & (1U << k)) && s->src[k] == TT_SRC_NONE)

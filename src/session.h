@@ -22,6 +22,7 @@ struct tt_session {
 	bool tlbstate;			/* outgoing mm from cpu_tlbstate */
 	bool own_pidns;			/* not in the initial PID namespace */
 	bool fault_pointer;		/* the fault event's pointer field */
+	bool ctrl_reason;		/* the ctrl event's reason field */
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */

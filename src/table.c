@@ -69,7 +69,8 @@ void tt_snapshot_diff(struct tt_snapshot *cur, struct tt_snapshot *prev)
 	size_t i;
 	int k;
 
-	qsort(cur->rows, cur->nr, sizeof(*cur->rows), by_pid);
+	if (cur->nr)	/* rows is NULL until the first row */
+		qsort(cur->rows, cur->nr, sizeof(*cur->rows), by_pid);
 	if (prev->nr)
 		qsort(prev->rows, prev->nr, sizeof(*prev->rows), by_pid);
 	for (i = 0; i < cur->nr; i++) {
@@ -107,7 +108,8 @@ static int by_activity(const void *a, const void *b)
 
 void tt_snapshot_sort(struct tt_snapshot *s)
 {
-	qsort(s->rows, s->nr, sizeof(*s->rows), by_activity);
+	if (s->nr)
+		qsort(s->rows, s->nr, sizeof(*s->rows), by_activity);
 }
 
 void tt_snapshot_clear(struct tt_snapshot *s)
@@ -144,23 +146,40 @@ void tt_uncounted_text(FILE *out, const char *full_what, __u64 full,
 	fputc(')', out);
 }
 
-/* A count right-aligned in width, or "-" when its event has no source. */
-static void count_cell(FILE *out, const enum tt_source *src, int k,
-		       const struct tt_row *r, int width)
+const char *tt_fault_pointer_name(bool guessed)
 {
-	if (src[k] == TT_SRC_NONE)
-		fprintf(out, " %*s", width, "-");
-	else
-		fprintf(out, " %*llu", width, (unsigned long long)r->count[k]);
+	return guessed ? "registers" : "event";
+}
+
+void tt_count_text(FILE *out, int width, bool known, bool guessed, __u64 n)
+{
+	char buf[24];
+
+	if (!known) {
+		fprintf(out, "%*s", width, "-");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s%llu", guessed ? "~" : "",
+		 (unsigned long long)n);
+	fprintf(out, "%*s", width, buf);
+}
+
+void tt_guess_legend(FILE *out)
+{
+	fputs("~: fault tags guessed from registers, not read from the fault event\n",
+	      out);
 }
 
 void tt_table_text(FILE *out, const struct tt_snapshot *s,
 		   const enum tt_source *src, size_t max_rows)
 {
 	static const int width[TT_EV_MAX] = { 5, 8, 7, 7, 5 };
+	bool faults = src[TT_EV_FAULT] != TT_SRC_NONE;
 	size_t i;
 	int k;
 
+	if (faults && s->fault_tags_guessed)
+		tt_guess_legend(out);
 	fprintf(out, "%-7s %-15s %-7s %4s %5s %8s %7s %7s %6s %5s\n", "PID",
 		"COMM", "MODE", "BITS", "CTRL", "UNTAG", "SWITCH", "FAULT",
 		"TAGFLT", "GP");
@@ -172,15 +191,15 @@ void tt_table_text(FILE *out, const struct tt_snapshot *s,
 			tt_comm_text(r->comm, comm),
 			tt_mode_name(r->mode), r->tag_bits);
 		for (k = 0; k < TT_EV_MAX; k++) {
-			count_cell(out, src, k, r, width[k]);
+			fputc(' ', out);
+			tt_count_text(out, width[k], src[k] != TT_SRC_NONE,
+				      false, r->count[k]);
 			/* The faults that carried a tag, after all faults. */
 			if (k != TT_EV_FAULT)
 				continue;
-			if (src[k] == TT_SRC_NONE)
-				fprintf(out, " %6s", "-");
-			else
-				fprintf(out, " %6llu",
-					(unsigned long long)r->tagged_faults);
+			fputc(' ', out);
+			tt_count_text(out, 6, faults, s->fault_tags_guessed,
+				      r->tagged_faults);
 		}
 		fprintf(out, "%s\n", r->gone ? " (exited)" : "");
 	}
@@ -203,7 +222,7 @@ static void json_counts(struct json *j, const char *key, const __u64 *count,
 }
 
 static void json_sources(struct json *j, const enum tt_source *src,
-			 __u32 kinds)
+			 __u32 kinds, bool fault_tags_guessed)
 {
 	struct json o;
 	int k;
@@ -214,18 +233,22 @@ static void json_sources(struct json *j, const enum tt_source *src,
 		if (kinds & (1U << k))
 			json_kstr(&o, tt_event_name(k),
 				  tt_source_name(src[k]));
+	if ((kinds & (1U << TT_EV_FAULT)) && src[TT_EV_FAULT] != TT_SRC_NONE)
+		json_kstr(&o, "fault_pointer",
+			  tt_fault_pointer_name(fault_tags_guessed));
 	json_end(&o);
 }
 
 void tt_json_report_begin(struct json *j, FILE *out, __u64 ts_ns,
 			  double interval, __u64 uncounted,
-			  const enum tt_source *src, __u32 kinds)
+			  const enum tt_source *src, __u32 kinds,
+			  bool fault_tags_guessed)
 {
 	json_begin(j, out);
 	json_kuint(j, "ts_ns", ts_ns);
 	json_kdouble(j, "interval_s", interval);
 	json_kuint(j, "uncounted", uncounted);
-	json_sources(j, src, kinds);
+	json_sources(j, src, kinds, fault_tags_guessed);
 }
 
 void tt_json_process(struct json *p, FILE *out, __u32 pid, __u64 start_ns,
@@ -247,7 +270,7 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s,
 	size_t i;
 
 	tt_json_report_begin(&j, out, ts_ns, interval, uncounted, src,
-			     TT_ALL_EVENTS);
+			     TT_ALL_EVENTS, s->fault_tags_guessed);
 	json_key(&j, "processes");
 	fputc('[', out);
 	for (i = 0; i < s->nr; i++) {
@@ -261,7 +284,9 @@ void tt_table_json(FILE *out, const struct tt_snapshot *s,
 		json_counts(&p, "total", r->count, src);
 		json_counts(&p, "interval", r->delta, src);
 		if (src[TT_EV_FAULT] != TT_SRC_NONE)
-			json_kuint(&p, "tagged_faults", r->tagged_faults);
+			json_kuint(&p, TT_GUESSED(s->fault_tags_guessed,
+						  "tagged_faults"),
+				   r->tagged_faults);
 		json_kbool(&p, "exited", r->gone);
 		json_end(&p);
 	}

@@ -25,7 +25,30 @@ struct tt_snapshot {
 	struct tt_row *rows;
 	size_t nr;
 	size_t cap;
+	/*
+	 * The rows' tagged_faults come from a guess (fault_pointer=registers:
+	 * the fault event has no pointer field, or the faults come from
+	 * upstream's page_fault_user), not from the pointer the kernel
+	 * decoded (fault_pointer=event).
+	 */
+	bool fault_tags_guessed;
 };
+
+/*
+ * A figure built on fault tags is named for what they are: where they are
+ * guessed, "guessed_" before its JSON name and "~" before its value in
+ * text, so that no reader takes a guess for a count.
+ */
+#define TT_GUESSED(guessed, name)	((guessed) ? "guessed_" name : name)
+/* fault_pointer's value: "registers" (guessed) or "event". */
+const char *tt_fault_pointer_name(bool guessed);
+/*
+ * n right-aligned in width: "-" when its event has no source (unknown),
+ * "~n" when it counts guessed fault tags.
+ */
+void tt_count_text(FILE *out, int width, bool known, bool guessed, __u64 n);
+/* The line that says what "~" means, in each text report that has one. */
+void tt_guess_legend(FILE *out);
 
 /* A row for the counter map's entry key, p; gone if BPF saw it exit. */
 int tt_snapshot_add(struct tt_snapshot *s, const struct tt_proc_key *key,
@@ -46,7 +69,9 @@ int tt_proc_order(__u32 pid_a, __u64 start_a, __u32 pid_b, __u64 start_b);
 
 /*
  * src: each event kind's source (enum tt_source); a count whose event has
- * none here is unknown, not zero: "-" in text, left out of JSON.
+ * none here is unknown, not zero: "-" in text, left out of JSON. Faults
+ * with a tag are TAGFLT and tagged_faults, or "~" TAGFLT and
+ * guessed_tagged_faults where s->fault_tags_guessed.
  */
 void tt_table_text(FILE *out, const struct tt_snapshot *s,
 		   const enum tt_source *src, size_t max_rows);
@@ -61,11 +86,13 @@ struct json;
 /*
  * A report's opening: "{ts_ns, interval_s, uncounted, sources" (top and
  * tags); src: each event kind's source, of the kinds (1 << kind) the
- * report counts.
+ * report counts; sources also says where fault tags come from
+ * (fault_pointer) when faults have a source.
  */
 void tt_json_report_begin(struct json *j, FILE *out, __u64 ts_ns,
 			  double interval, __u64 uncounted,
-			  const enum tt_source *src, __u32 kinds);
+			  const enum tt_source *src, __u32 kinds,
+			  bool fault_tags_guessed);
 /* A process's opening: "{pid, start_ns, comm, mode, tag_bits". */
 void tt_json_process(struct json *p, FILE *out, __u32 pid, __u64 start_ns,
 		     const char *comm, int mode, int tag_bits);

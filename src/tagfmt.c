@@ -229,33 +229,24 @@ void tt_tagreport_free(struct tt_tagreport *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* A count, or "-" when its event has no source. */
-static void text_count(FILE *out, bool known, int width, __u64 n)
-{
-	if (known)
-		fprintf(out, "%*llu", width, (unsigned long long)n);
-	else
-		fprintf(out, "%*s", width, "-");
-}
-
 /* One "TAG UNTAG FAULT" cell, four a line; the header before the first. */
 static void text_cell(FILE *out, int *cells, const enum tt_source *src,
-		      __u32 tag, __u64 untag, __u64 fault)
+		      bool guessed, __u32 tag, __u64 untag, __u64 fault)
 {
 	if (!*cells)
 		fputs("  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n",
 		      out);
 	fprintf(out, "%s%5u ", *cells % 4 ? " " : "", tag);
-	text_count(out, src[TT_EV_UNTAG] != TT_SRC_NONE, 6, untag);
+	tt_count_text(out, 6, src[TT_EV_UNTAG] != TT_SRC_NONE, false, untag);
 	fputc(' ', out);
-	text_count(out, src[TT_EV_FAULT] != TT_SRC_NONE, 5, fault);
+	tt_count_text(out, 5, src[TT_EV_FAULT] != TT_SRC_NONE, guessed, fault);
 	if (++*cells % 4 == 0)
 		fputc('\n', out);
 }
 
 /* Tags with any count, the dense array's then the wide ones, by value. */
 static void text_tags(FILE *out, const struct tt_tagrow *row,
-		      const enum tt_source *src)
+		      const enum tt_source *src, bool guessed)
 {
 	const struct tt_tags *t = &row->tags;
 	int cells = 0;
@@ -263,10 +254,10 @@ static void text_tags(FILE *out, const struct tt_tagrow *row,
 
 	for (i = 0; i < TT_TAG_VALUES; i++)
 		if (t->untag[i] || t->fault[i])
-			text_cell(out, &cells, src, i, t->untag[i],
+			text_cell(out, &cells, src, guessed, i, t->untag[i],
 				  t->fault[i]);
 	for (i = 0; i < row->nr_wide; i++)
-		text_cell(out, &cells, src, row->wide[i].tag,
+		text_cell(out, &cells, src, guessed, row->wide[i].tag,
 			  row->wide[i].untag, row->wide[i].fault);
 	if (cells % 4)
 		fputc('\n', out);
@@ -303,8 +294,11 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 {
 	bool untags = src[TT_EV_UNTAG] != TT_SRC_NONE;
 	bool faults = src[TT_EV_FAULT] != TT_SRC_NONE;
+	bool guessed = faults && r->fault_tags_guessed;
 	size_t i;
 
+	if (guessed)
+		tt_guess_legend(out);
 	if (r->overflow)
 		fprintf(out, "(%llu tag values past %d not counted: the wide tag map is full)\n",
 			(unsigned long long)r->overflow, TT_TAG_VALUES - 1);
@@ -317,14 +311,15 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 			tt_mode_name(row->mode), row->tag_bits,
 			row->gone ? " (exited)" : "");
 		fputs("  ", out);
-		text_count(out, untags, 0, row->untags);
+		tt_count_text(out, 0, untags, false, row->untags);
 		fputs(" untags, ", out);
-		text_count(out, faults, 0, row->faults);
+		tt_count_text(out, 0, faults, false, row->faults);
 		fputs(" faults (", out);
-		text_count(out, faults, 0, row->tagged_faults);
-		fprintf(out, " with a tag); %d distinct tags\n",
-			tt_tags_distinct(row));
-		text_tags(out, row, src);
+		tt_count_text(out, 0, faults, guessed, row->tagged_faults);
+		fputs(" with a tag); ", out);
+		tt_count_text(out, 0, true, guessed, tt_tags_distinct(row));
+		fputs(" distinct tags\n", out);
+		text_tags(out, row, src, guessed);
 		if (untags)
 			text_syscalls(out, row);
 	}
@@ -348,7 +343,7 @@ static void json_array(struct json *j, const char *key, const __u64 *v)
  * only for a process that has any, by value.
  */
 static void json_wide(struct json *j, const struct tt_tagrow *row,
-		      bool untags, bool faults)
+		      bool untags, bool faults, bool guessed)
 {
 	size_t i;
 
@@ -366,7 +361,8 @@ static void json_wide(struct json *j, const struct tt_tagrow *row,
 		if (untags)
 			json_kuint(&w, "untags", row->wide[i].untag);
 		if (faults)
-			json_kuint(&w, "faults", row->wide[i].fault);
+			json_kuint(&w, TT_GUESSED(guessed, "faults"),
+				   row->wide[i].fault);
 		json_end(&w);
 	}
 	fputc(']', j->out);
@@ -400,11 +396,12 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r,
 {
 	bool untags = src[TT_EV_UNTAG] != TT_SRC_NONE;
 	bool faults = src[TT_EV_FAULT] != TT_SRC_NONE;
+	bool guessed = faults && r->fault_tags_guessed;
 	struct json j;
 	size_t i;
 
 	tt_json_report_begin(&j, out, ts_ns, interval, uncounted, src,
-			     TT_TAGS_EVENTS);
+			     TT_TAGS_EVENTS, r->fault_tags_guessed);
 	/* Only when some were lost: a LAM_U57 or UAI report is unchanged. */
 	if (r->overflow)
 		json_kuint(&j, "tag_overflow", r->overflow);
@@ -423,14 +420,17 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r,
 			json_kuint(&p, "untags", row->untags);
 		if (faults) {
 			json_kuint(&p, "faults", row->faults);
-			json_kuint(&p, "tagged_faults", row->tagged_faults);
+			json_kuint(&p, TT_GUESSED(guessed, "tagged_faults"),
+				   row->tagged_faults);
 		}
-		json_kint(&p, "distinct_tags", tt_tags_distinct(row));
+		json_kint(&p, TT_GUESSED(guessed, "distinct_tags"),
+			  tt_tags_distinct(row));
 		if (untags)
 			json_array(&p, "untag_tags", row->tags.untag);
 		if (faults)
-			json_array(&p, "fault_tags", row->tags.fault);
-		json_wide(&p, row, untags, faults);
+			json_array(&p, TT_GUESSED(guessed, "fault_tags"),
+				   row->tags.fault);
+		json_wide(&p, row, untags, faults, guessed);
 		if (untags)
 			json_syscalls(&p, row);
 		json_end(&p);

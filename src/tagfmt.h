@@ -46,6 +46,8 @@ struct tt_tagreport {
 	bool by_proc;		/* rows in process order, for add_sys */
 	/* Tag values past the array not counted: wide_tags was full. */
 	__u64 overflow;
+	/* The fault tags are guessed (struct tt_snapshot's, in table.h). */
+	bool fault_tags_guessed;
 };
 
 struct tt_row;
@@ -74,7 +76,10 @@ int tt_tags_distinct(const struct tt_tagrow *row);
 /*
  * src: each event kind's source (enum tt_source). Untags and faults whose
  * event has none (TT_SRC_NONE, a kernel without the tagged_addr events)
- * are unknown, not 0: "-" in text, left out of JSON, as top does.
+ * are unknown, not 0: "-" in text, left out of JSON, as top does. Where
+ * r->fault_tags_guessed, every figure that counts fault tags (faults with
+ * a tag, faults by tag value, distinct tags) is marked "~" in text and
+ * named guessed_... in JSON.
  */
 /* The events tags counts: its JSON names their sources. */
 #define TT_TAGS_EVENTS \

@@ -49,6 +49,7 @@ int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 				strerror(-err));
 			break;
 		}
+		rep.fault_tags_guessed = snaps[cur].fault_tags_guessed;
 		tt_session_uncounted(s, 1U << TT_STAT_PROC_FULL |
 					     1U << TT_STAT_TAGS_FULL |
 					     1U << TT_STAT_WIDE_FULL, &u);

@@ -19,19 +19,50 @@
 
 #define MAX_TEXT_ROWS	20
 
-/* The OpenMetrics file, rewritten whole; a failure is said once a run. */
+/*
+ * Failed writes of the OpenMetrics file in a row that stop top. A failed
+ * write leaves the last good file in place, where a scraper reads its
+ * counters as current: a service must not go on like that for long, and
+ * its exit status is what a supervisor sees (a unit that fails, systemd's
+ * Restart=). Stopping at the first failure would end a run over a brief
+ * one (a full disk a log rotation frees); two are survived, the file's
+ * timestamp showing its age meanwhile. A run that ends while its last
+ * write failed exits 1 too, so that `top -n 1 --openmetrics FILE` cannot
+ * fail quietly.
+ */
+#define OM_FAILURES_MAX	3
+
+struct om_writes {
+	__u64 failures;		/* since the start */
+	int in_row;		/* since the last success */
+	int err;		/* the last failure's -errno */
+};
+
+static __u64 wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * The OpenMetrics file, rewritten whole. A failure is said once until it
+ * changes or a write succeeds, and so is the success that ends it.
+ */
 static void export(const struct tt_session *s, const struct tt_env *env,
-		   const struct tt_snapshot *cur, __u64 uncounted)
+		   const struct tt_snapshot *cur, __u64 uncounted,
+		   struct om_writes *w)
 {
 	static struct tt_hist_entry hists[TT_MAX_HISTS];
 	static struct tt_tagreport tags;
-	static int last_err;
 	struct tt_export x = {
 		.procs = cur,
 		.hists = hists,
 		.uncounted = uncounted,
 		.hist_asked = env->histograms,
 		.hist_src = s->hist_src,
+		.write_failures = w->failures,
 	};
 	int err;
 
@@ -45,23 +76,36 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 		x.nr_hists = tt_session_read_hists(s, hists);
 		x.uncounted += tt_session_stat(s, TT_STAT_HIST_FULL);
 	}
+	x.written_ns = wall_ns();
 	err = tt_openmetrics_file(env->openmetrics, &x);
-	if (err && err != last_err)
+	if (!err) {
+		if (w->in_row)
+			fprintf(stderr, "tagtrace: wrote %s again, after %d failed write%s\n",
+				env->openmetrics, w->in_row,
+				w->in_row > 1 ? "s" : "");
+		w->in_row = 0;
+		w->err = 0;
+		return;
+	}
+	if (err != w->err)
 		fprintf(stderr, "tagtrace: cannot write %s: %s\n",
 			env->openmetrics, strerror(-err));
-	last_err = err;
+	w->failures++;
+	w->in_row++;
+	w->err = err;
 }
 
 /* 0, TT_OUT_CLOSED when the reader went away, or -errno (tt_out_flush). */
 static int report(const struct tt_session *s, const struct tt_env *env,
-		  struct tt_snapshot *cur, double interval)
+		  struct tt_snapshot *cur, double interval,
+		  struct om_writes *w)
 {
 	struct tt_uncounted u;
 
 	tt_session_uncounted(s, 1U << TT_STAT_PROC_FULL, &u);
 	tt_snapshot_sort(cur);
 	if (env->openmetrics)
-		export(s, env, cur, tt_uncounted_total(&u));
+		export(s, env, cur, tt_uncounted_total(&u), w);
 	if (env->json) {
 		tt_table_json(stdout, cur, s->src, tt_now_ns(), interval,
 			      tt_uncounted_total(&u));
@@ -82,6 +126,7 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env,
 	       struct tt_stop *stop)
 {
 	struct tt_snapshot snaps[2] = {};
+	struct om_writes w = {};
 	int cur = 0, err = 0, out;
 	long reports = 0;
 	__u64 last = tt_now_ns(), due = last;
@@ -105,9 +150,15 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env,
 				strerror(-err));
 			break;
 		}
-		out = report(s, env, &snaps[cur], (now - last) / 1e9);
+		out = report(s, env, &snaps[cur], (now - last) / 1e9, &w);
 		if (out) {
 			err = out < 0 ? out : 0;
+			break;
+		}
+		if (w.in_row >= OM_FAILURES_MAX) {
+			fprintf(stderr, "tagtrace: stopping: the last %d writes of %s failed (%s)\n",
+				w.in_row, env->openmetrics, strerror(-w.err));
+			err = w.err;
 			break;
 		}
 		last = now;
@@ -115,6 +166,11 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env,
 		cur = !cur;
 		if (tt_stop_due(stop) || (env->count && ++reports >= env->count))
 			break;
+	}
+	if (!err && w.in_row) {
+		fprintf(stderr, "tagtrace: %s does not hold the last report: its last write failed (%s)\n",
+			env->openmetrics, strerror(-w.err));
+		err = w.err;
 	}
 	tt_session_uncounted(s, 1U << TT_STAT_PROC_FULL, &u);
 	fprintf(stderr, "tagtrace: %llu events uncounted (%llu process map full, %llu map busy, %llu runs missed)\n",

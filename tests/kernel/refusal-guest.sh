@@ -3,7 +3,9 @@
 # watched by tracefs and by tagtrace (text and JSON). REASON is what the
 # tagged_addr_ctrl event must say: no_lass_with_mitigations or
 # uai_with_mitigations where the kernel refuses tagging (the enables fail
-# with EPERM), none where it offers it (they succeed). Prints TAP.
+# with EPERM), sysctl with abi.tagged_addr_disabled set here first
+# (EINVAL), no_backend on a CPU without LAM or UAI (ENODEV), none where it
+# offers it (they succeed). Prints TAP.
 #
 #   tests/kernel/refusal-guest.sh REASON
 . tests/tool/lib-guest.sh
@@ -12,10 +14,19 @@ reason=$1
 case $reason in
 no_lass_with_mitigations) text="no LASS with mitigations on" ;;
 uai_with_mitigations) text="UAI with mitigations on" ;;
+sysctl) text="abi.tagged_addr_disabled is set" ;;
+no_backend) text="no LAM or UAI" ;;
 none) text= ;;
-*) echo "usage: refusal-guest.sh no_lass_with_mitigations|uai_with_mitigations|none" >&2
+*) echo "usage: refusal-guest.sh no_lass_with_mitigations|uai_with_mitigations|sysctl|no_backend|none" >&2
    exit 2 ;;
 esac
+# What both enables fail with: "ret errno".
+case $reason in
+sysctl) err=22 ;;	# EINVAL
+no_backend) err=19 ;;	# ENODEV
+*) err=1 ;;		# EPERM
+esac
+[ $reason = sysctl ] && echo 1 > /proc/sys/abi/tagged_addr_disabled
 
 # enable: prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, 0, 0, 0),
 # then arch_prctl(ARCH_ENABLE_TAGGED_ADDR, 6) in a fresh process; prints
@@ -61,8 +72,8 @@ stop $tp $jp
 ok_if "tagtrace exits 0 when stopped" test $? -eq 0
 
 if [ -n "$text" ]; then
-	want="-1 1
--1 1"	# EPERM, both interfaces
+	want="-1 $err
+-1 $err"	# both interfaces
 else
 	want="0 0
 0 0"
@@ -90,4 +101,5 @@ else
 		test "$n" = 2 -a "$(grep -c refused $d/text)" = 0
 fi
 [ "$n" = 2 ] || sed 's/^/#   /' $d/trace.txt
+[ $reason = sysctl ] && echo 0 > /proc/sys/abi/tagged_addr_disabled
 rm -rf $d

@@ -32,5 +32,7 @@ TAGGED_EXPECT=lam tap_guest --cpu lam --no-lass --append mitigations=off -- sh -
 tap_guest --cpu lam --no-lass -- tests/kernel/refusal-guest.sh no_lass_with_mitigations
 tap_guest --cpu uai -- tests/kernel/refusal-guest.sh uai_with_mitigations
 tap_guest $(offer uai) -- tests/kernel/refusal-guest.sh none
+tap_guest --cpu lam -- tests/kernel/refusal-guest.sh sysctl
+tap_guest --cpu none -- tests/kernel/refusal-guest.sh no_backend
 
 tap_done

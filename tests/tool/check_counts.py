@@ -47,6 +47,84 @@ def load_ndjson(path):
     return out
 
 
+FAULT_FORMAT = "/sys/kernel/tracing/events/tagged_addr/tagged_addr_fault/format"
+# Figures built on fault tags: exact under these names, guessed under
+# "guessed_" and the same name (top, tags and trace records).
+FAULT_TAG_FIELDS = ("tagged_faults", "fault_tags", "distinct_tags")
+RECORD_TAG_FIELDS = ("tagged", "tag", "tagged_ptr")
+
+
+def kernel_fault_pointer(fault_source):
+    """Where tagtrace must say fault tags come from, by the kernel's own
+    account: "event" for faults from the tagged_addr_fault event whose
+    tracefs format has the pointer field, "registers" for faults from any
+    other source (page_fault_user) or an event without it, None where
+    faults have no source, "unknown" where the format cannot be read."""
+    if fault_source in (None, "unavailable"):
+        return None
+    if not fault_source.endswith("/tagged_addr"):
+        return "registers"
+    try:
+        with open(FAULT_FORMAT) as f:
+            fields = f.read()
+    except OSError:
+        return "unknown"
+    return "event" if re.search(r"\spointer;", fields) else "registers"
+
+
+def tagged_faults(report, p):
+    """A process's faults with a tag, under the name its report gives them."""
+    guessed = report["sources"].get("fault_pointer") == "registers"
+    return p[("guessed_" if guessed else "") + "tagged_faults"]
+
+
+def check_fault_names(what, reports):
+    """The last report (top or tags --json) says where fault tags come from
+    as the kernel does, and names its figures of fault tags accordingly:
+    tagged_faults and the rest where exact, guessed_tagged_faults and the
+    rest where guessed, neither where faults have no source."""
+    last = reports[-1] if reports else {"sources": {}, "processes": []}
+    src = last["sources"]
+    want = kernel_fault_pointer(src.get("fault"))
+    ok(src.get("fault_pointer") == want and want != "unknown",
+       f"{what}: sources say fault tags come from {want} "
+       f"(faults from {src.get('fault')})", src)
+    exact = set(FAULT_TAG_FIELDS) | {"wide_tags.faults"}
+    guess = {"guessed_" + k for k in FAULT_TAG_FIELDS} | {"wide_tags.guessed_faults"}
+    bad = []
+    for p in last["processes"]:
+        names = set(p) | {"wide_tags." + k for w in p.get("wide_tags", []) for k in w}
+        ex, gs = sorted(names & exact), sorted(names & guess)
+        if want == "event":
+            good = "tagged_faults" in names and not gs
+        elif want == "registers":
+            good = "guessed_tagged_faults" in names and not ex
+        else:
+            good = not gs and not {"tagged_faults", "fault_tags"} & names
+        if not good:
+            bad.append(f"pid {p['pid']}: exact names {ex}, guessed names {gs}")
+    name = {"event": "tagged_faults", "registers": "guessed_tagged_faults"}.get(want)
+    ok(not bad and last["processes"],
+       f"{what}: every process's faults with a tag are {name} alone "
+       f"({len(last['processes'])} processes)" if name else
+       f"{what}: no faults with a tag where faults have no source", *bad[:5])
+
+
+def check_fault_records(what, records, want):
+    """trace --json: each fault record's tag under its exact names where
+    fault_pointer is event, under guessed_ ones where it is registers."""
+    faults = [r for r in records if r["event"] == "fault"]
+    exact, guess = set(RECORD_TAG_FIELDS), {"guessed_" + k for k in RECORD_TAG_FIELDS}
+    if want == "event":
+        bad = [r for r in faults if "tagged" not in r or set(r) & guess]
+    else:
+        bad = [r for r in faults if "guessed_tagged" not in r or set(r) & exact]
+    ok(faults and not bad, f"{what}: each of its {len(faults)} fault records "
+       f"names its tag for a {'fact' if want == 'event' else 'guess'} "
+       f"({'tagged, tag' if want == 'event' else 'guessed_tagged, guessed_tag'})",
+       *[str(r) for r in bad[:3]])
+
+
 def workload(d, name="workload.out"):
     vals = {}
     with open(f"{d}/{name}") as f:
@@ -250,6 +328,9 @@ def check_counts(d, n, m, k, f, g):
     ok(dropped == 0, "trace: no records dropped", f"dropped: {dropped}")
     ok(events == len(records), "trace: its event count is the lines it printed",
        f"said {events}, printed {len(records)}")
+    check_fault_names("top --json", reports)
+    check_fault_records("trace --json", records, kernel_fault_pointer(
+        reports[-1]["sources"].get("fault") if reports else None))
     # The workload's processes with tagged_addr events: the N enablers, the
     # tagged, untagged and ping-pong children, and the main process, which
     # has one only if it switched to the worker directly (not through idle).
@@ -350,6 +431,9 @@ def check_fallback(d, n, m, k, f, g, attach="auto"):
                    for p in last["processes"] for k in ("untag", "gp")),
        "top --json: untag and gp sources unavailable, their counts left out (unknown, not 0)",
        json.dumps(last)[:300])
+    # page_fault_user has no pointer: its fault tags are guesses, said so.
+    check_fault_names("top --json", reports)
+    check_fault_records("trace --json", records, "registers")
     # Every switch record against the switch_mm_irqs_off() calls the
     # kernel's own account predicts (tracefs_run()), task by task (by tid:
     # the calls' context is a thread): the tagged worker's (its enable
@@ -471,7 +555,9 @@ def check_pidreuse(d, pa, pb, pages=None):
     # with pages its 50 page writes through a tagged pointer (its faults
     # with a tag; its others, stack and libc, are a tagged process's too).
     def count(p):
-        return p["tagged_faults"] if pages else p["total"]["untag"]
+        return tagged_faults(reports[-1], p) if pages else p["total"]["untag"]
+    if pages:
+        check_fault_names("top --json", reports)
     old = [p for p in seen if p["pid"] == pa and p["comm"] != "tagquery"]
     ok(old and count(old[-1]) == 50 and old[-1]["comm"] == "true"
        and old[-1]["mode"] == "none" and old[-1]["tag_bits"] == 0,

@@ -9,6 +9,17 @@ up to each process's untag and fault counts; without, it has no such
 family. With --histograms it has the switch_mm histograms (where switches
 can be timed) and their source; without, neither. Prints TAP, unnumbered.
 
+Fault tags are facts or guesses as the kernel decides (kernel_fault_pointer()
+in check_counts.py): tagtrace_source_info's fault sample says which
+(fault_pointer), as top --json does, and the faults with a tag, and with
+--tag-values the faults by tag value, are in the families of that kind
+alone: tagtrace_faults_with_tag and tagtrace_tag_values where exact,
+tagtrace_faults_with_guessed_tag and tagtrace_guessed_tag_values where
+guessed. The file says when it was written
+(tagtrace_openmetrics_last_success_timestamp_seconds, a gauge in seconds,
+its mtime or just before) and how many writes failed before it: none, or
+some with --failed-writes.
+
 The parser follows the OpenMetrics 1.0 text format: metadata lines before
 their family's samples, each family once, counter samples named
 <family>_total, histograms with cumulative _bucket samples in increasing
@@ -19,11 +30,13 @@ says "unavailable") must be absent, not 0.
 """
 import json
 import math
+import os
 import re
 import sys
 
 import tap
 from tap import ok
+from check_counts import kernel_fault_pointer
 
 NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
 LABEL = r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"'
@@ -119,16 +132,39 @@ def check_histogram(fam, samples):
     return errors
 
 
+def check_status(families, mtime, failed):
+    """The file says when it was written, as a gauge in seconds: its mtime
+    or just before (the time is taken before the write), and the writes
+    that failed before it."""
+    name = "tagtrace_openmetrics_last_success_timestamp_seconds"
+    fam = families.get(name, {})
+    when = [v for _, _, v in fam.get("samples", [])]
+    # A file's times are the kernel's coarse clock: up to a tick behind.
+    ok(fam.get("type") == "gauge" and fam.get("unit") == "seconds" and
+       len(when) == 1 and -0.1 < mtime - when[0] < 10,
+       f"{name}: a gauge in seconds, the time the file was written",
+       f"type {fam.get('type')} unit {fam.get('unit')} samples {when} "
+       f"mtime {mtime:.3f}")
+    fails = [v for _, _, v in families.get("tagtrace_openmetrics_write_failures",
+                                            {}).get("samples", [])]
+    ok(len(fails) == 1 and (fails[0] > 0 if failed else fails[0] == 0),
+       "tagtrace_openmetrics_write_failures_total: "
+       + ("some writes failed before this one" if failed else "no write failed"),
+       fails)
+
+
 def main():
     path, top_path = sys.argv[1:3]
     flags = set(sys.argv[3:])
-    if flags - {"--tag-values", "--histograms"}:
-        sys.exit(f"usage: {sys.argv[0]} FILE TOP_JSON [--tag-values] [--histograms]")
+    if flags - {"--tag-values", "--histograms", "--failed-writes"}:
+        sys.exit(f"usage: {sys.argv[0]} FILE TOP_JSON [--tag-values] "
+                 "[--histograms] [--failed-writes]")
     tag_values = "--tag-values" in flags
     hists = "--histograms" in flags
     try:
         with open(path) as f:
             families, errors = parse(f.read())
+        mtime = os.stat(path).st_mtime
     except OSError as e:
         ok(False, f"{path.split('/')[-1]} was written", e)
         return tap.done()
@@ -144,8 +180,23 @@ def main():
        all(sources[k] == last["sources"][k] for k in names),
        "tagtrace_source_info names every event's source, as top --json does"
        + (", and the histograms'" if hists else ""), sources)
+    check_status(families, mtime, "--failed-writes" in flags)
+    # Fault tags: a fact or a guess, as the kernel says, and as top --json.
+    tags_from = kernel_fault_pointer(sources.get("fault"))
+    fp = [l.get("fault_pointer") for _, l, _ in
+          families.get("tagtrace_source_info", {}).get("samples", [])
+          if l.get("event") == "fault"]
+    ok(fp == [tags_from] and tags_from == last["sources"].get("fault_pointer")
+       and tags_from != "unknown",
+       f"tagtrace_source_info: fault tags come from {tags_from}, as the kernel "
+       "and top --json say", f"file {fp}",
+       f"top --json {last['sources'].get('fault_pointer')}")
+    fwt = {"event": "tagtrace_faults_with_tag",
+           "registers": "tagtrace_faults_with_guessed_tag"}
+    tv = {"event": "tagtrace_tag_values", "registers": "tagtrace_guessed_tag_values"}
     # A process is its pid and start time: nothing that changes in its life.
-    extra = {"tagtrace_tag_values": {"event", "tag"}}
+    extra = {"tagtrace_tag_values": {"event", "tag"},
+             "tagtrace_guessed_tag_values": {"event", "tag"}}
     bad = [f"{fam}: {sorted(l)}" for fam, f in families.items()
            for _, l, _ in f["samples"] if "pid" in l and
            fam != "tagtrace_process_info" and
@@ -174,21 +225,36 @@ def main():
             bad.append(f"{fam}: {len(got)} processes, top --json has {len(last['processes'])}")
     ok(not bad and compared > 0,
        f"counters equal top --json's for every process ({compared} values)", *bad[:10])
-    if sources.get("fault") != "unavailable":
-        fwt = {int(l["pid"]): v for _, l, v in
-               families.get("tagtrace_faults_with_tag", {}).get("samples", [])}
-        want = {p["pid"]: p["tagged_faults"] for p in last["processes"]}
-        ok(fwt == want, "tagtrace_faults_with_tag_total equals top --json's "
-           f"tagged_faults for every process ({sum(want.values())} faults)",
-           f"file {fwt}", f"top {want}")
-    ok(("tagtrace_tag_values" in families) == tag_values,
+    if tags_from in fwt:
+        other = fwt["registers" if tags_from == "event" else "event"]
+        field = ("guessed_" if tags_from == "registers" else "") + "tagged_faults"
+        got = {int(l["pid"]): v for _, l, v in
+               families.get(fwt[tags_from], {}).get("samples", [])}
+        top = {p["pid"]: p.get(field) for p in last["processes"]}
+        ok(got == top and other not in families,
+           f"{fwt[tags_from]}_total equals top --json's {field} for every process "
+           f"({sum(v or 0 for v in top.values())} faults), and there is no "
+           f"{other}", f"file {got}", f"top {top}",
+           f"{other} {'present' if other in families else 'absent'}")
+    else:
+        ok(not set(fwt.values()) & set(families),
+           "no faults with a tag where faults have no source")
+    ok(("tagtrace_tag_values" in families) == tag_values and
+       ("tagtrace_guessed_tag_values" in families) ==
+       (tag_values and tags_from == "registers"),
        "tagtrace_tag_values is there " +
-       ("with --tag-values" if tag_values else "only with --tag-values"))
+       ("with --tag-values" if tag_values else "only with --tag-values") +
+       ", tagtrace_guessed_tag_values too only where fault tags are guessed")
     if "tagtrace_tag_values" in families:
-        sums = {}
-        for _, l, v in families["tagtrace_tag_values"]["samples"]:
-            key = (int(l["pid"]), l["event"])
-            sums[key] = sums.get(key, 0) + v
+        sums, misplaced = {}, []
+        for fam in ("tagtrace_tag_values", "tagtrace_guessed_tag_values"):
+            for _, l, v in families.get(fam, {}).get("samples", []):
+                key = (int(l["pid"]), l["event"])
+                sums[key] = sums.get(key, 0) + v
+                if l["event"] == "fault" and fam != tv.get(tags_from):
+                    misplaced.append(f"{fam} {l}")
+        ok(not misplaced, "--tag-values: faults by tag value in "
+           f"{tv.get(tags_from)} alone", *misplaced[:5])
         bad = [f"pid {p['pid']} {ev}: tag values {sums.get((p['pid'], ev), 0)}"
                f" != {p['total'][ev]}" for p in last["processes"]
                for ev in ("untag", "fault")

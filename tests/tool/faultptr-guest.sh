@@ -1,15 +1,16 @@
 #!/bin/sh
-# faultptr-guest.sh N M SOURCE: which pointer a fault is tagged by (issue
-# 33 item 8). tagloop N --mixed M writes N fresh pages through pointers
-# with tag 44, then M fresh pages untagged while the last tagged pointer,
-# within 64 KiB, stays live in a register. tracefs, `tagtrace tags --json`
-# and `tagtrace trace --json -e fault` watch; check_faultptr.py wants N
-# faults with tag 44 and M untagged ones from each. SOURCE is what tagtrace
-# must say it takes the pointer from: "event" (the fault event's pointer
-# field, which the register heuristic cannot match here: it takes the
-# live tagged register for the M untagged faults too) or "registers"
-# (a kernel without the field: only that choice is checked). Prints TAP
-# (unnumbered).
+# faultptr-guest.sh N M SOURCE: which pointer a fault is tagged by, and
+# whether tagtrace says it knows or guesses. tagloop N --mixed M writes N
+# fresh pages through pointers with tag 44, then M fresh pages untagged
+# while the last tagged pointer, within 64 KiB, stays live in a register.
+# tracefs, `tagtrace tags --json` and `tagtrace trace --json -e fault`
+# watch. SOURCE is what tagtrace must say it takes the pointer from:
+# "event" (the fault event's pointer field, which the register heuristic
+# cannot match here: it takes the live tagged register for the M untagged
+# faults too), where check_faultptr.py wants exactly N faults with tag 44
+# and M untagged ones from each, as facts; or "registers" (a kernel
+# without the field), where it wants the guess under guessed_ names only,
+# finding at least the N. Prints TAP (unnumbered).
 . tests/tool/lib-guest.sh
 
 tracefs_start

@@ -22,6 +22,18 @@ started()
 	done
 }
 
+# wait_for FILE PATTERN: until grep finds PATTERN in FILE; 1 after 300 s,
+# a hang guard only (what is awaited comes within a second or two).
+wait_for()
+{
+	i=0
+	while ! grep -q "$2" "$1" 2> /dev/null; do
+		i=$((i + 1))
+		[ $i -gt 3000 ] && return 1
+		sleep 0.1
+	done
+}
+
 # tracefs_events 0|1: switch every tagged_addr event off or on.
 tracefs_events()
 {

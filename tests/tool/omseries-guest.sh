@@ -16,17 +16,6 @@
 . tests/tool/lib-guest.sh
 N=$1 M=$2
 
-# wait_for FILE PATTERN: until grep finds it (at most 30 s).
-wait_for()
-{
-	i=0
-	while ! grep -q "$2" "$1" 2> /dev/null; do
-		i=$((i + 1))
-		[ $i -gt 300 ] && return 1
-		sleep 0.1
-	done
-}
-
 # rewritten FILE: until top has written FILE again (at most 10 s).
 rewritten()
 {

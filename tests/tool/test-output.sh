@@ -1,6 +1,8 @@
 #!/bin/bash
-# tagtrace in the guest, issue 33: write errors reach the exit status (a
-# full tmpfs: exit 1 and one line; `| head -1`: exit 0), a comm of escape
+# tagtrace in the guest: write errors reach the exit status (a full
+# tmpfs: exit 1 and one line; `| head -1`: exit 0; an OpenMetrics file
+# that cannot be written: top stops after 3 failed writes, exit 1, the
+# file left in place saying how old it is), a comm of escape
 # sequences printed safe in every text report, `tags` on a long run (3000
 # short-lived tagged processes, then one whose tag histogram is exact and
 # first), -p of a thread and inside a PID namespace, OpenMetrics series
@@ -13,6 +15,7 @@
 cd "$top" || exit 1
 
 tap_guest --cpu lam -- tests/tool/output-guest.sh
+tap_guest --cpu lam -- tests/tool/omfull-guest.sh
 tap_guest --cpu lam --timeout 900 -- tests/tool/longtags-guest.sh 3000
 tap_guest --cpu lam -- tests/tool/pidns-guest.sh 40
 tap_guest --cpu lam -- tests/tool/omseries-guest.sh 30 20

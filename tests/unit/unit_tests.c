@@ -15,10 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
@@ -1711,7 +1713,8 @@ static const enum tt_source src_upstream[TT_EV_MAX] = {
 #define JSON_SRC_ALL \
 	"\"sources\":{\"ctrl\":\"tp_btf/tagged_addr\"," \
 	"\"untag\":\"tp_btf/tagged_addr\",\"switch\":\"tp_btf/tagged_addr\"," \
-	"\"fault\":\"tp_btf/tagged_addr\",\"gp\":\"tp_btf/tagged_addr\"},"
+	"\"fault\":\"tp_btf/tagged_addr\",\"gp\":\"tp_btf/tagged_addr\"," \
+	"\"fault_pointer\":\"event\"},"
 
 static void test_table_json(void)
 {
@@ -1751,22 +1754,25 @@ static void test_table_json(void)
 
 	tt_snapshot_clear(&s);
 	add(&s, 42, proc("redis", TT_MODE_LAM_U57, 6, 1, 0, 3, 4, 0));
+	s.fault_tags_guessed = true;
 	tt_table_json(mem_open(&m), &s, src_upstream, 1, 0.25, 0);
 	is_str(mem_text(&m),
 	       "{\"ts_ns\":1,\"interval_s\":0.250,\"uncounted\":0,"
 	       "\"sources\":{\"ctrl\":\"fexit/do_arch_prctl_64\","
 	       "\"untag\":\"unavailable\",\"switch\":\"fentry/switch_mm_irqs_off\","
-	       "\"fault\":\"tp_btf/page_fault_user\",\"gp\":\"unavailable\"},"
+	       "\"fault\":\"tp_btf/page_fault_user\",\"gp\":\"unavailable\","
+	       "\"fault_pointer\":\"registers\"},"
 	       "\"processes\":["
 	       "{\"pid\":42,\"start_ns\":0,\"comm\":\"redis\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,"
 	       "\"total\":{\"ctrl\":1,\"switch\":3,\"fault\":4},"
 	       "\"interval\":{\"ctrl\":1,\"switch\":3,\"fault\":4},"
-	       "\"tagged_faults\":0,\"exited\":false}]}\n",
+	       "\"guessed_tagged_faults\":0,\"exited\":false}]}\n",
 	       "tt_table_json: events without a source are left out, not 0; sources named");
 	mem_free(&m);
 
 	tt_snapshot_clear(&s);
+	s.fault_tags_guessed = false;
 	tt_table_json(mem_open(&m), &s, src_all, 1, 0.25, 0);
 	is_str(mem_text(&m),
 	       "{\"ts_ns\":1,\"interval_s\":0.250,\"uncounted\":0,"
@@ -2122,9 +2128,93 @@ static void test_histfmt(void)
 
 /* ---- clock.c, stop.c ------------------------------------------------------ */
 
-static double since(__u64 t0)
+/*
+ * tt_stop_wait() reads the time with clock_gettime() (tt_now_ns()) and
+ * sleeps in poll(). Both are defined here, ahead of the C library's, so
+ * that each wait is checked by what ended it and not by how long it took
+ * on the host. They pass through, recording every poll() call, unless
+ * fake_clock is on: then CLOCK_MONOTONIC reads fake_now_ns, and a poll()
+ * reports at once what is ready or, when nothing is, moves fake_now_ns on
+ * by its whole timeout instead of sleeping. The waits that an event from
+ * another thread or process must end run on the host clock, with no end
+ * but a hang guard's, and are checked by what their last poll() returned.
+ */
+static bool fake_clock;
+static __u64 fake_now_ns;
+
+static struct {
+	int calls;		/* poll() calls since poll_reset() */
+	int first_ms;		/* the first one's timeout */
+	int ret;		/* the last one's result: 0 is a timeout */
+	int err;		/* its errno, when it returned -1 */
+	short revents[2];	/* what it found ready */
+	int notify_fd;		/* >= 0: a byte written there as the next call begins */
+	int entered;		/* set (atomically) as a call begins */
+} polls;
+
+/* The wait of a test that waits for an event gives up after this. */
+#define HANG_GUARD_NS	(30 * 1000000000ULL)
+
+static void poll_reset(void)
 {
-	return (tt_now_ns() - t0) / 1e9;
+	memset(&polls, 0, sizeof(polls));
+	polls.notify_fd = -1;
+}
+
+int clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	if (fake_clock && clk == CLOCK_MONOTONIC) {
+		ts->tv_sec = fake_now_ns / 1000000000;
+		ts->tv_nsec = fake_now_ns % 1000000000;
+		return 0;
+	}
+	return syscall(SYS_clock_gettime, clk, ts);
+}
+
+int poll(struct pollfd *fds, nfds_t nfds, int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000,
+			       .tv_nsec = ms % 1000 * 1000000L };
+	struct timespec zero = {};
+	nfds_t i;
+	int ret, err;
+
+	if (!polls.calls++)
+		polls.first_ms = ms;
+	if (polls.notify_fd >= 0)
+		(void)!write(polls.notify_fd, "p", 1);
+	polls.notify_fd = -1;
+	__atomic_store_n(&polls.entered, 1, __ATOMIC_RELEASE);
+	if (fake_clock) {
+		ret = ppoll(fds, nfds, &zero, NULL);
+		if ((ret == 0 && ms < 0) || polls.calls > 1000) {
+			/* On the host clock this wait would spin or hang. */
+			ok(0, "tt_stop_wait: with a fake clock, %d poll() calls, the last with a timeout of %d ms, %d ready: the wait spins or never ends",
+			   polls.calls, ms, ret);
+			tap_done();
+			exit(1);
+		}
+		if (ret == 0)
+			fake_now_ns += ms * 1000000ULL;
+	} else {
+		ret = ppoll(fds, nfds, ms < 0 ? NULL : &ts, NULL);
+	}
+	err = errno;
+	polls.ret = ret;
+	polls.err = ret < 0 ? err : 0;
+	for (i = 0; i < 2; i++)
+		polls.revents[i] = ret > 0 && i < nfds ? fds[i].revents : 0;
+	errno = err;
+	return ret;
+}
+
+/* The fake clock from now on, at 1000 s; poll() calls counted from 0. */
+static __u64 fake_start(void)
+{
+	fake_clock = true;
+	fake_now_ns = 1000 * 1000000000ULL;
+	poll_reset();
+	return fake_now_ns;
 }
 
 static void test_clock(void)
@@ -2151,84 +2241,134 @@ static void test_stop_waits(void)
 	struct tt_stop st;
 	int fds[2], ret;
 	__u64 t0;
-	double t;
 
 	is_int(tt_stop_open(&st), 0, "tt_stop_open");
 	ok(!tt_stop_due(&st), "tt_stop: nothing due at first");
-	t0 = tt_now_ns();
-	ret = tt_stop_wait(&st, -1, t0 + 100000000);
-	t = since(t0);
-	ok(ret == 0 && t >= 0.1 && t < 0.5,
-	   "tt_stop_wait: until 100 ms from now returns then (%d after %.3f s)",
-	   ret, t);
+
+	t0 = fake_start();
+	ok(tt_now_ns() == t0, "tt_now_ns: reads the fake clock when it is on");
+	ret = tt_stop_wait(&st, -1, t0 + 100000001);
+	ok(ret == 0 && polls.calls == 1 && polls.first_ms == 101 &&
+	   polls.ret == 0 && fake_now_ns == t0 + 101000000,
+	   "tt_stop_wait: until 100 ms and 1 ns from now sleeps once, for 101 ms (never waking before it), and returns 0 (%d; %d polls, the first of %d ms; %llu ns passed)",
+	   ret, polls.calls, polls.first_ms,
+	   (unsigned long long)(fake_now_ns - t0));
 	ok(!tt_stop_due(&st), "tt_stop: an until is not a stop");
 
 	if (pipe(fds))
 		die("pipe");
 	(void)!write(fds[1], "x", 1);
-	t0 = tt_now_ns();
+	t0 = fake_start();
 	ret = tt_stop_wait(&st, fds[0], t0 + 2000000000ULL);
-	ok(ret == 1 && since(t0) < 0.5,
-	   "tt_stop_wait: a readable fd returns 1 at once (%d)", ret);
+	ok(ret == 1 && polls.calls == 1 && polls.ret == 1 &&
+	   (polls.revents[1] & POLLIN) && fake_now_ns == t0,
+	   "tt_stop_wait: a readable fd returns 1 at once: its first poll finds the fd, no time passes (%d; %d polls; %llu ns passed)",
+	   ret, polls.calls, (unsigned long long)(fake_now_ns - t0));
 
-	tt_stop_set_deadline(&st, tt_now_ns() + 150000000);
-	t0 = tt_now_ns();
+	t0 = fake_start();
+	tt_stop_set_deadline(&st, t0 + 150000000);
 	ret = tt_stop_wait(&st, -1, t0 + 5000000000ULL);
-	t = since(t0);
-	ok(ret == 0 && t >= 0.15 && t < 0.6,
-	   "tt_stop_wait: a deadline before until ends the wait (%.3f s)", t);
+	ok(ret == 0 && polls.calls == 1 && polls.first_ms == 150 &&
+	   polls.ret == 0 && fake_now_ns == t0 + 150000000,
+	   "tt_stop_wait: a deadline 150 ms away ends a wait until 5 s: one poll, of 150 ms (%d; %d polls, the first of %d ms)",
+	   ret, polls.calls, polls.first_ms);
 	ok(tt_stop_due(&st), "tt_stop: due past the deadline");
+	t0 = fake_start();
+	tt_stop_set_deadline(&st, t0 + 150000000);
+	ret = tt_stop_wait(&st, -1, 0);
+	ok(ret == 0 && polls.calls == 1 && polls.first_ms == 150 &&
+	   fake_now_ns == t0 + 150000000,
+	   "tt_stop_wait: a deadline ends a wait with no until (%d; %d polls, the first of %d ms)",
+	   ret, polls.calls, polls.first_ms);
 	tt_stop_set_deadline(&st, 0);
 	ok(!tt_stop_due(&st), "tt_stop: no deadline, no request: not due");
 
 	tt_stop_request(&st);
 	ok(tt_stop_due(&st), "tt_stop_request: due");
-	t0 = tt_now_ns();
+	t0 = fake_start();
 	ret = tt_stop_wait(&st, fds[0], t0 + 5000000000ULL);
-	t = since(t0);
-	/* "At once" against the 5 s until: under ASAN on a loaded host a
-	 * return can take a good part of 100 ms, never seconds. */
-	ok(ret == 0 && t < 1,
-	   "tt_stop_wait: a stop wins over a readable fd, at once (%d after %.3f s)",
-	   ret, t);
+	ok(ret == 0 && polls.calls == 0 && fake_now_ns == t0,
+	   "tt_stop_wait: a stop wins over a readable fd, at once: 0 without a poll (%d; %d polls)",
+	   ret, polls.calls);
+	fake_clock = false;
 	close(fds[0]);
 	close(fds[1]);
 	tt_stop_close(&st);
 }
 
+/* A task's state letter from a /proc stat file: 0 if there is none. */
+static char task_state(const char *path)
+{
+	char buf[512], *p;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 /*
- * In a child: catch signals, say so through a pipe, wait up to 5 s; the
- * parent sends SIGINT 100 ms after the child is ready (not 100 ms after
- * the fork, which under ASAN can come before the handler is in place),
- * and the child reports how long the wait took; then a second SIGINT
- * must kill it.
+ * Until the task of a /proc stat file sleeps, as in its poll(), or is
+ * gone: a wait that began its poll() is then asleep in it.
+ */
+static void until_asleep(const char *path)
+{
+	char st;
+
+	while ((st = task_state(path)) && st != 'S' && st != 'Z')
+		usleep(1000);
+}
+
+/* How a wait ended: the stop due, and its last poll()'s result. */
+struct woken {
+	int due;
+	int ret;
+	int err;
+};
+
+static const char *poll_end(int ret)
+{
+	return ret < 0 ? "interrupted" : ret > 0 ? "woken" : "timed out";
+}
+
+/*
+ * In a child: catch signals and wait, with no end but the hang guard's.
+ * Its poll() tells the parent, through a pipe, as it begins; once the
+ * child sleeps, the parent sends SIGINT, which must end the wait: the stop
+ * due, the last poll() interrupted by the signal or woken by the eventfd,
+ * not timed out. Then a second SIGINT must kill the child.
  */
 static void test_stop_signals(void)
 {
+	struct woken w = { .ret = 0 };
 	int fds[2], ready[2], status;
-	double t = -1;
+	char c = 0, path[64];
+	bool got;
 	pid_t child;
-	char c = 0;
 
 	if (pipe(fds) || pipe(ready))
 		die("pipe");
 	child = fork();
 	if (child == 0) {
 		struct tt_stop st;
-		__u64 t0;
 
 		close(fds[0]);
 		close(ready[0]);
-		alarm(5);	/* a child that would not die: SIGALRM */
+		alarm(60);	/* a child that would not die: SIGALRM */
 		if (tt_stop_open(&st) || tt_stop_catch_signals(&st))
 			_exit(3);
-		t0 = tt_now_ns();
-		(void)!write(ready[1], "r", 1);
-		tt_stop_wait(&st, -1, t0 + 5000000000ULL);
-		t = since(t0);
-		if (!tt_stop_due(&st))
-			t = -2;
-		(void)!write(fds[1], &t, sizeof(t));
+		poll_reset();
+		polls.notify_fd = ready[1];
+		tt_stop_wait(&st, -1, tt_now_ns() + HANG_GUARD_NS);
+		w.due = tt_stop_due(&st);
+		w.ret = polls.ret;
+		w.err = polls.err;
+		(void)!write(fds[1], &w, sizeof(w));
 		/* The default action is back: this one kills. */
 		kill(getpid(), SIGINT);
 		pause();
@@ -2237,23 +2377,33 @@ static void test_stop_signals(void)
 	close(fds[1]);
 	close(ready[1]);
 	if (read(ready[0], &c, 1) == 1) {
-		usleep(100000);
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		until_asleep(path);
 		kill(child, SIGINT);
 	}
 	close(ready[0]);
-	if (read(fds[0], &t, sizeof(t)) != sizeof(t))
-		t = -3;
+	got = read(fds[0], &w, sizeof(w)) == sizeof(w);
 	close(fds[0]);
 	waitpid(child, &status, 0);
-	ok(t >= 0.09 && t < 1,
-	   "tt_stop: SIGINT ends a 5 s wait when it comes (%.3f s)", t);
+	ok(got && w.due && w.ret != 0,
+	   "tt_stop: SIGINT ends a wait asleep in poll() with no end but the hang guard's: the stop due, the poll not timed out (%s; due %d, the poll %s: %d, errno %d)",
+	   got ? "reported" : "no report", w.due, poll_end(w.ret), w.ret,
+	   w.err);
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
 	   "tt_stop: a second SIGINT kills (status %#x)", status);
 }
 
-static void *request_later(void *arg)
+/* The request, once the main thread's wait sleeps in its poll(). */
+static void *request_when_waiting(void *arg)
 {
-	usleep(100000);
+	char path[64];
+	int i;
+
+	for (i = 0; i < 30000 &&
+	     !__atomic_load_n(&polls.entered, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)getpid());
+	until_asleep(path);
 	tt_stop_request(arg);
 	return NULL;
 }
@@ -2263,18 +2413,18 @@ static void test_stop_thread(void)
 {
 	struct tt_stop st;
 	pthread_t th;
-	__u64 t0;
-	double t;
+	int ret;
 
 	tt_stop_open(&st);
-	t0 = tt_now_ns();
-	if (pthread_create(&th, NULL, request_later, &st))
+	poll_reset();
+	if (pthread_create(&th, NULL, request_when_waiting, &st))
 		die("pthread_create");
-	tt_stop_wait(&st, -1, t0 + 5000000000ULL);
-	t = since(t0);
+	ret = tt_stop_wait(&st, -1, tt_now_ns() + HANG_GUARD_NS);
 	pthread_join(th, NULL);
-	ok(t >= 0.09 && t < 1,
-	   "tt_stop_wait: a request from another thread wakes it (%.3f s)", t);
+	ok(ret == 0 && tt_stop_due(&st) && polls.ret > 0 &&
+	   (polls.revents[0] & POLLIN),
+	   "tt_stop_wait: a request from another thread wakes a wait asleep in poll() with no end but the hang guard's: the eventfd ends it (%d; the poll %s: %d, revents %#x)",
+	   ret, poll_end(polls.ret), polls.ret, polls.revents[0]);
 	tt_stop_close(&st);
 }
 
@@ -2445,7 +2595,10 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 	"# HELP tagtrace_tagged_faults Page faults at tagged addresses or in tagged processes\n"
 #define OM_FWT_META \
 	"# TYPE tagtrace_faults_with_tag counter\n" \
-	"# HELP tagtrace_faults_with_tag Page faults whose pointer carried a tag\n"
+	"# HELP tagtrace_faults_with_tag Page faults whose pointer carried a tag, read from the fault event\n"
+#define OM_FWGT_META \
+	"# TYPE tagtrace_faults_with_guessed_tag counter\n" \
+	"# HELP tagtrace_faults_with_guessed_tag Page faults whose pointer carried a tag, as guessed from registers: the fault event has no pointer field\n"
 #define OM_GP_META \
 	"# TYPE tagtrace_tagged_gps counter\n" \
 	"# HELP tagtrace_tagged_gps General protection faults from tagged pointers\n"
@@ -2463,18 +2616,30 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 	"# UNIT tagtrace_switch_mm_seconds seconds\n" \
 	"# HELP tagtrace_switch_mm_seconds Time spent in switch_mm_irqs_off by mode transition\n"
 
-#define OM_SOURCES(ctrl, untag, sw, fault, gp, time) \
+/* om_export()'s time of writing, as the file says it. */
+#define OM_WRITTEN_NS	1733580000123456789ULL
+/* A file's opening: its own status (written when, failed writes), sources. */
+#define OM_SOURCES(ctrl, untag, sw, fault, fault_pointer, gp, time) \
+	"# TYPE tagtrace_openmetrics_last_success_timestamp_seconds gauge\n" \
+	"# UNIT tagtrace_openmetrics_last_success_timestamp_seconds seconds\n" \
+	"# HELP tagtrace_openmetrics_last_success_timestamp_seconds When tagtrace wrote this file, Unix time; it stops advancing while writes fail\n" \
+	"tagtrace_openmetrics_last_success_timestamp_seconds 1733580000.123\n" \
+	"# TYPE tagtrace_openmetrics_write_failures counter\n" \
+	"# HELP tagtrace_openmetrics_write_failures Writes of this file that failed since tagtrace started\n" \
+	"tagtrace_openmetrics_write_failures_total 0\n" \
 	"# TYPE tagtrace_source_info gauge\n" \
-	"# HELP tagtrace_source_info Where each event comes from on this kernel; unavailable events have no counters\n" \
+	"# HELP tagtrace_source_info Where each event comes from on this kernel; unavailable events have no counters; fault_pointer: fault tags read from the event, or guessed from registers\n" \
 	"tagtrace_source_info{event=\"ctrl\",source=\"" ctrl "\"} 1\n" \
 	"tagtrace_source_info{event=\"untag\",source=\"" untag "\"} 1\n" \
 	"tagtrace_source_info{event=\"switch\",source=\"" sw "\"} 1\n" \
-	"tagtrace_source_info{event=\"fault\",source=\"" fault "\"} 1\n" \
+	"tagtrace_source_info{event=\"fault\",source=\"" fault "\"," \
+	"fault_pointer=\"" fault_pointer "\"} 1\n" \
 	"tagtrace_source_info{event=\"gp\",source=\"" gp "\"} 1\n" \
 	"tagtrace_source_info{event=\"switch_time\",source=\"" time "\"} 1\n"
 #define OM_TP "tp_btf/tagged_addr"
 #define OM_SOURCES_ALL \
-	OM_SOURCES(OM_TP, OM_TP, OM_TP, OM_TP, OM_TP, "fentry/switch_mm_irqs_off")
+	OM_SOURCES(OM_TP, OM_TP, OM_TP, OM_TP, "event", OM_TP, \
+		   "fentry/switch_mm_irqs_off")
 
 static const char om_want[] =
 	OM_SOURCES_ALL
@@ -2567,7 +2732,8 @@ static struct tt_export om_export(const struct tt_snapshot *s,
 	struct tt_export x = { .procs = s, .hists = h, .nr_hists = nr,
 			       .uncounted = uncounted,
 			       .hist_asked = true,
-			       .hist_src = TT_SRC_FENTRY };
+			       .hist_src = TT_SRC_FENTRY,
+			       .written_ns = OM_WRITTEN_NS };
 
 	memcpy(x.src, src_all, sizeof(x.src));
 	return x;
@@ -2918,6 +3084,7 @@ static void test_openmetrics_unknown(void)
 	char *t;
 
 	add(&s, 7, proc("redis-server", TT_MODE_NONE, 0, 10, 0, 20, 0, 0));
+	s.fault_tags_guessed = true;
 	x = om_export(&s, NULL, 0, 0);
 	memcpy(x.src, src_upstream, sizeof(x.src));
 	x.hist_src = TT_SRC_NONE;
@@ -2925,15 +3092,15 @@ static void test_openmetrics_unknown(void)
 	is_str(t,
 	       OM_SOURCES("fexit/do_arch_prctl_64", "unavailable",
 			  "fentry/switch_mm_irqs_off", "tp_btf/page_fault_user",
-			  "unavailable", "unavailable")
+			  "registers", "unavailable", "unavailable")
 	       OM_CTRL_META
 	       "tagtrace_ctrl_calls_total" OM_LABELS_7 " 10\n"
 	       OM_SWITCH_META
 	       "tagtrace_mode_switches_total" OM_LABELS_7 " 20\n"
 	       OM_FAULT_META
 	       "tagtrace_tagged_faults_total" OM_LABELS_7 " 0\n"
-	       OM_FWT_META
-	       "tagtrace_faults_with_tag_total" OM_LABELS_7 " 0\n"
+	       OM_FWGT_META
+	       "tagtrace_faults_with_guessed_tag_total" OM_LABELS_7 " 0\n"
 	       OM_INFO_META
 	       "tagtrace_process_info{pid=\"7\",start_ns=\"0\",comm=\"redis-server\","
 	       "mode=\"none\"} 1\n"
@@ -3009,6 +3176,50 @@ static void test_btf_find(void)
 	ok(found[5], "tt_btf_find: a VAR");
 	tt_btf_find(NULL, names, found, 1);
 	ok(!found[0], "tt_btf_find: no BTF, nothing found");
+	btf__free(btf);
+}
+
+/* A tracepoint's typedef as the kernel's BTF has it, with @n int arguments. */
+static void add_tp(struct btf *btf, const char *name, int n, int type)
+{
+	int data = btf__add_ptr(btf, 0), proto = btf__add_func_proto(btf, type), ptr;
+
+	/* The parameters follow their prototype: nothing added in between. */
+	btf__add_func_param(btf, "__data", data);
+	while (n--)
+		btf__add_func_param(btf, "arg", type);
+	ptr = btf__add_ptr(btf, proto);
+	if (proto < 0 || ptr < 0 || btf__add_typedef(btf, name, ptr) < 0)
+		die("btf__add_* (tracepoint)");
+}
+
+static void test_btf_tp_args(void)
+{
+	struct btf *btf = btf__new_empty();
+	int i;
+
+	if (!btf)
+		die("btf__new_empty");
+	i = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	/* The series meant for mainline, and with the LASS policy's reason. */
+	add_tp(btf, "btf_trace_tagged_addr_ctrl", 8, i);
+	add_tp(btf, "btf_trace_tagged_addr_fault", 6, i);
+	btf__add_typedef(btf, "btf_trace_tagged_addr_gp", i);
+	is_int(tt_btf_tp_args(btf, "tagged_addr_ctrl"), 8,
+	       "tt_btf_tp_args: ctrl without reason has 8 arguments");
+	is_int(tt_btf_tp_args(btf, "tagged_addr_fault"), 6,
+	       "tt_btf_tp_args: fault with pointer has 6");
+	is_int(tt_btf_tp_args(btf, "tagged_addr_gp"), -1,
+	       "tt_btf_tp_args: a typedef that is no pointer to a prototype: -1");
+	is_int(tt_btf_tp_args(btf, "tagged_addr_untag"), -1,
+	       "tt_btf_tp_args: no typedef: -1");
+	btf__free(btf);
+	btf = btf__new_empty();
+	if (!btf)
+		die("btf__new_empty");
+	add_tp(btf, "btf_trace_tagged_addr_ctrl", 9, btf__add_int(btf, "int", 4, 0));
+	is_int(tt_btf_tp_args(btf, "tagged_addr_ctrl"), 9,
+	       "tt_btf_tp_args: ctrl with reason has 9");
 	btf__free(btf);
 }
 
@@ -3091,7 +3302,8 @@ static void test_tagfmt(void)
 	is_str(t,
 	       "{\"ts_ns\":7,\"interval_s\":1.000,\"uncounted\":2,"
 	       "\"sources\":{\"ctrl\":\"tp_btf/tagged_addr\","
-	       "\"untag\":\"tp_btf/tagged_addr\",\"fault\":\"tp_btf/tagged_addr\"},"
+	       "\"untag\":\"tp_btf/tagged_addr\",\"fault\":\"tp_btf/tagged_addr\","
+	       "\"fault_pointer\":\"event\"},"
 	       "\"processes\":["
 	       "{\"pid\":10,\"start_ns\":5,\"comm\":\"hw\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,\"exited\":false,\"untags\":5,\"faults\":4,"
@@ -3521,6 +3733,195 @@ static void test_out(void)
 	signal(SIGPIPE, old);
 }
 
+/*
+ * Fault tags guessed from registers (fault_pointer=registers) never pass
+ * for counts: top's JSON names them guessed_ and says where they come
+ * from, its text marks them "~" under a line that says what it means.
+ */
+static void test_guessed_top(void)
+{
+	static const char row[] =
+		"42      redis           lam_u57    6     1        2       3"
+		"       8     ~5     0\n";
+	struct tt_snapshot s = { 0 };
+	struct mem m;
+	const char *t;
+
+	add(&s, 42, proc("redis", TT_MODE_LAM_U57, 6, 1, 2, 3, 8, 0));
+	s.rows[0].tagged_faults = 5;
+	s.fault_tags_guessed = true;
+	tt_table_json(mem_open(&m), &s, src_all, 1, 1, 0);
+	t = mem_text(&m);
+	if (!ok(strstr(t, "\"gp\":\"tp_btf/tagged_addr\","
+			  "\"fault_pointer\":\"registers\"},") &&
+		strstr(t, "\"guessed_tagged_faults\":5,") &&
+		!strstr(t, "\"tagged_faults\""),
+		"tt_table_json: guessed fault tags: fault_pointer registers, "
+		"guessed_tagged_faults, no tagged_faults"))
+		tap_quote("got:", t);
+	mem_free(&m);
+
+	tt_table_text(mem_open(&m), &s, src_all, 20);
+	t = mem_text(&m);
+	ok(!strncmp(t, "~: fault tags guessed from registers, not read from "
+		    "the fault event\nPID ", 72) && strstr(t, row) &&
+	   strlen(row) <= 81,
+	   "tt_table_text: guessed TAGFLT marked ~, the mark said first");
+	mem_free(&m);
+
+	/* No fault source: nothing to mark, unknown stays "-". */
+	tt_table_text(mem_open(&m), &s, (const enum tt_source[TT_EV_MAX]){
+			      TT_SRC_TP_BTF }, 20);
+	t = mem_text(&m);
+	ok(!strncmp(t, "PID ", 4) && !strchr(t, '~') &&
+	   strstr(t, "       -      -     -\n"),
+	   "tt_table_text: no fault source: no ~, faults unknown");
+	mem_free(&m);
+	tt_snapshot_free(&s);
+}
+
+/* tags: every figure counting guessed fault tags is named and marked so. */
+static void test_guessed_tags(void)
+{
+	struct tt_proc_key k = { .tgid = 10, .start_ns = 5 };
+	struct tt_wide_key w = { .proc = k, .kind = TT_EV_FAULT, .tag = 100 };
+	struct tt_tagreport r = { 0 };
+	struct mem m;
+	const char *t;
+
+	tag_fixture(&r);
+	tt_tagreport_add_wide(&r, &w, 2);
+	tt_tagreport_sort(&r);
+	r.fault_tags_guessed = true;
+	tt_tags_json(mem_open(&m), &r, src_upstream, 7, 1, 0);
+	t = mem_text(&m);
+	if (!ok(strstr(t, "\"fault\":\"tp_btf/page_fault_user\","
+			  "\"fault_pointer\":\"registers\"},") &&
+		strstr(t, "\"faults\":4,\"guessed_tagged_faults\":1,"
+			  "\"guessed_distinct_tags\":3,"
+			  "\"guessed_fault_tags\":[3,1,0,") &&
+		strstr(t, "\"wide_tags\":[{\"tag\":100,\"guessed_faults\":2}]") &&
+		!strstr(t, "\"tagged_faults\"") &&
+		!strstr(t, "\"distinct_tags\"") &&
+		!strstr(t, "\"fault_tags\"") && !strstr(t, "\"faults\":2"),
+		"tt_tags_json: guessed fault tags: fault_pointer registers, "
+		"guessed_tagged_faults, guessed_distinct_tags, "
+		"guessed_fault_tags, wide guessed_faults, no exact names"))
+		tap_quote("got:", t);
+	mem_free(&m);
+
+	tt_tags_text(mem_open(&m), &r, src_all, 1);
+	is_str(mem_text(&m),
+	       "~: fault tags guessed from registers, not read from the fault event\n"
+	       "PID 10 hw  lam_u57 6 bits\n"
+	       "  5 untags, 4 faults (~1 with a tag); ~3 distinct tags\n"
+	       "  TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT   TAG  UNTAG FAULT\n"
+	       "    0      0    ~3     1      3    ~1    63      2    ~0   100      0    ~2\n"
+	       "  untags by system call: write 3, none 1, uname 1\n"
+	       "(1 more)\n",
+	       "tt_tags_text: guessed fault counts marked ~, the mark said first");
+	mem_free(&m);
+	tt_tagreport_free(&r);
+}
+
+/* trace: a fault record's tag is named guessed_ where it is a guess. */
+static void test_guessed_record(void)
+{
+	struct tt_fmt guess = { .start_ns = 1000000000ULL,
+				.fault_tags_guessed = true };
+	struct tt_record r = rec_fault();
+
+	check_json(&r, &guess,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"fault\","
+		   "\"address\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
+		   "\"error_code\":\"0x6\",\"ip\":\"0x401234\","
+		   "\"mode\":\"uai\",\"guessed_tagged\":true,\"guessed_tag\":31,"
+		   "\"guessed_tagged_ptr\":\"0x3e00000000401000\"}\n",
+		   "a fault's tag guessed from registers, named guessed_");
+	check_text(&r, &guess,
+		   "1.500000    2   100     101     app             fault  "
+		   "0x3e00000000401000 -> 0x401000 err=0x6 ip=0x401234 uai"
+		   " guessed tagged tag=31 ptr=0x3e00000000401000\n",
+		   "a fault's tag guessed from registers, said guessed");
+	r.fault.tag = 0;
+	r.fault.tagged = 0;
+	check_json(&r, &guess,
+		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
+		   "\"comm\":\"app\",\"event\":\"fault\","
+		   "\"address\":\"0x3e00000000401000\",\"untagged\":\"0x401000\","
+		   "\"error_code\":\"0x6\",\"ip\":\"0x401234\","
+		   "\"mode\":\"uai\",\"guessed_tagged\":false,\"guessed_tag\":0}\n",
+		   "a fault guessed untagged, named guessed_");
+	check_text(&r, &guess,
+		   "1.500000    2   100     101     app             fault  "
+		   "0x3e00000000401000 -> 0x401000 err=0x6 ip=0x401234 uai"
+		   " guessed untagged\n",
+		   "a fault guessed untagged, said guessed");
+}
+
+/*
+ * OpenMetrics: guessed fault tags in families of their own, never in the
+ * exact ones, and tagtrace_source_info says which the file has.
+ */
+static void test_guessed_openmetrics(void)
+{
+	struct tt_tagreport r = { 0 };
+	struct tt_snapshot s = { 0 };
+	struct tt_export x;
+	char *t;
+
+	tag_fixture(&r);
+	add_key(&s, 10, 5, proc("hw", TT_MODE_LAM_U57, 6, 1, 5, 0, 4, 0), false);
+	s.rows[0].tagged_faults = 1;
+	s.fault_tags_guessed = true;
+	x = om_export(&s, NULL, 0, 0);
+	x.hist_src = TT_SRC_NONE;
+	x.tags = &r;
+	t = om_text_x(&x);
+	ok(strstr(t, "tagtrace_source_info{event=\"fault\",source=\"" OM_TP
+		  "\",fault_pointer=\"registers\"} 1\n"),
+	   "tt_openmetrics: guessed: tagtrace_source_info's fault_pointer registers");
+	ok(strstr(t, OM_FWGT_META "tagtrace_faults_with_guessed_tag_total"
+		  "{pid=\"10\",start_ns=\"5\"} 1\n") &&
+	   !strstr(t, "tagtrace_faults_with_tag"),
+	   "tt_openmetrics: guessed: tagtrace_faults_with_guessed_tag_total, "
+	   "no tagtrace_faults_with_tag");
+	if (!ok(strstr(t, "event=\"untag\",tag=\"63\"} 2\n"
+			  "# TYPE tagtrace_guessed_tag_values counter\n") &&
+		strstr(t, "tagtrace_guessed_tag_values_total{pid=\"10\","
+			  "start_ns=\"5\",event=\"fault\",tag=\"0\"} 3\n"
+			  "tagtrace_guessed_tag_values_total{pid=\"10\","
+			  "start_ns=\"5\",event=\"fault\",tag=\"1\"} 1\n") &&
+		!strstr(t, "tagtrace_tag_values_total{pid=\"10\","
+			   "start_ns=\"5\",event=\"fault\""),
+		"tt_openmetrics: guessed: fault tag values in "
+		"tagtrace_guessed_tag_values alone, untags where they were"))
+		tap_quote("got:", t);
+	free(t);
+	tt_tagreport_free(&r);
+	tt_snapshot_free(&s);
+}
+
+/* The file's own health: when it was written, and the writes that failed. */
+static void test_openmetrics_status(void)
+{
+	struct tt_snapshot s = { 0 };
+	struct tt_export x = om_export(&s, NULL, 0, 0);
+	char *t;
+
+	x.written_ns = 5000000001ULL;
+	x.write_failures = 2;
+	t = om_text_x(&x);
+	ok(!strncmp(t, "# TYPE tagtrace_openmetrics_last_success_timestamp_seconds gauge\n"
+		    "# UNIT tagtrace_openmetrics_last_success_timestamp_seconds seconds\n", 131) &&
+	   strstr(t, "\ntagtrace_openmetrics_last_success_timestamp_seconds 5.000\n") &&
+	   strstr(t, "\ntagtrace_openmetrics_write_failures_total 2\n"),
+	   "tt_openmetrics: first the time of writing, Unix seconds to the ms, "
+	   "and the writes that failed");
+	free(t);
+}
+
 int main(void)
 {
 	test_cli_defaults();
@@ -3545,11 +3946,17 @@ int main(void)
 	test_openmetrics();
 	test_sysnames();
 	test_btf_find();
+	test_btf_tp_args();
 	test_tagfmt();
 	test_tagreport_many();
 	test_tagreport_interval();
 	test_openmetrics_tag_values();
 	test_tags_wide();
+	test_guessed_top();
+	test_guessed_tags();
+	test_guessed_record();
+	test_guessed_openmetrics();
+	test_openmetrics_status();
 	test_out();
 	test_uncounted_text();
 	test_record_cached_sym();

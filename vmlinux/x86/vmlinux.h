@@ -1,3 +1,4 @@
+/* make vmlinux.h: the BTF of build/linux/vmlinux (linux-source-6.12, kernel/series/ applied, kernel/config/), by bpftool btf dump. */
 #ifndef __VMLINUX_H__
 #define __VMLINUX_H__
 
@@ -448,7 +449,13 @@ struct sigpending {
 	sigset_t signal;
 };
 
-struct seccomp {};
+struct seccomp_filter;
+
+struct seccomp {
+	int mode;
+	atomic_t filter_count;
+	struct seccomp_filter *filter;
+};
 
 struct syscall_user_dispatch {
 	char *selector;
@@ -704,9 +711,13 @@ typedef struct kernel_siginfo kernel_siginfo_t;
 
 struct robust_list_head;
 
+struct compat_robust_list_head;
+
 struct futex_pi_state;
 
 struct perf_event_context;
+
+struct rseq;
 
 struct pipe_inode_info;
 
@@ -859,6 +870,7 @@ struct task_struct {
 	kernel_siginfo_t *last_siginfo;
 	struct task_io_accounting ioac;
 	struct robust_list_head *robust_list;
+	struct compat_robust_list_head *compat_robust_list;
 	struct list_head pi_state_list;
 	struct futex_pi_state *pi_state_cache;
 	struct mutex futex_exit_mutex;
@@ -867,6 +879,10 @@ struct task_struct {
 	struct perf_event_context *perf_event_ctxp;
 	struct mutex perf_event_mutex;
 	struct list_head perf_event_list;
+	struct rseq *rseq;
+	u32 rseq_len;
+	u32 rseq_sig;
+	long unsigned int rseq_event_mask;
 	struct tlbflush_unmap_batch tlb_ubc;
 	struct pipe_inode_info *splice_pipe;
 	struct page_frag task_frag;
@@ -900,14 +916,14 @@ struct task_struct {
 	long: 64;
 	long: 64;
 	long: 64;
+	long: 64;
+	long: 64;
 	struct thread_struct thread;
 };
 
 typedef int (*initcall_t)(void);
 
 typedef int initcall_entry_t;
-
-struct module;
 
 struct lock_class_key {};
 
@@ -918,6 +934,8 @@ struct fs_parameter_spec;
 struct dentry;
 
 struct super_block;
+
+struct module;
 
 struct file_system_type {
 	const char *name;
@@ -1034,6 +1052,13 @@ struct file_operations {
 	int (*uring_cmd_iopoll)(struct io_uring_cmd *, struct io_comp_batch *, unsigned int);
 };
 
+struct bug_entry {
+	int bug_addr_disp;
+	int file_disp;
+	short unsigned int line;
+	short unsigned int flags;
+};
+
 typedef __s64 time64_t;
 
 struct __kernel_timespec {
@@ -1112,6 +1137,7 @@ struct pcpu_hot {
 			struct task_struct *current_task;
 			int preempt_count;
 			int cpu_number;
+			u64 call_depth;
 			long unsigned int top_of_stack;
 			void *hardirq_stack_ptr;
 			u16 softirq_pending;
@@ -1121,13 +1147,13 @@ struct pcpu_hot {
 	};
 };
 
-struct static_key_mod;
-
 struct jump_entry {
 	s32 code;
 	s32 target;
 	long int key;
 };
+
+struct static_key_mod;
 
 struct static_key {
 	atomic_t enabled;
@@ -1891,6 +1917,16 @@ struct k_sigaction {
 	struct sigaction sa;
 };
 
+struct rseq {
+	__u32 cpu_id_start;
+	__u32 cpu_id;
+	__u64 rseq_cs;
+	__u32 flags;
+	__u32 node_id;
+	__u32 mm_cid;
+	char end[0];
+};
+
 struct seqcount_spinlock {
 	seqcount_t seqcount;
 };
@@ -2019,6 +2055,8 @@ struct mm_struct {
 		struct maple_tree mm_mt;
 		long unsigned int mmap_base;
 		long unsigned int mmap_legacy_base;
+		long unsigned int mmap_compat_base;
+		long unsigned int mmap_compat_legacy_base;
 		long unsigned int task_size;
 		pgd_t *pgd;
 		atomic_t membarrier_state;
@@ -2052,7 +2090,7 @@ struct mm_struct {
 		long unsigned int arg_end;
 		long unsigned int env_start;
 		long unsigned int env_end;
-		long unsigned int saved_auxv[50];
+		long unsigned int saved_auxv[52];
 		struct percpu_counter rss_stat[4];
 		struct linux_binfmt *binfmt;
 		mm_context_t context;
@@ -2064,7 +2102,11 @@ struct mm_struct {
 		atomic_t tlb_flush_pending;
 		atomic_t tlb_flush_batched;
 		struct uprobes_state uprobes_state;
+		atomic_long_t hugetlb_usage;
 		struct work_struct async_put_work;
+		long: 64;
+		long: 64;
+		long: 64;
 		long: 64;
 	};
 	long unsigned int cpu_bitmap[0];
@@ -2285,6 +2327,20 @@ struct io_context {
 	short unsigned int ioprio;
 };
 
+typedef u32 compat_uptr_t;
+
+struct compat_robust_list {
+	compat_uptr_t next;
+};
+
+typedef s32 compat_long_t;
+
+struct compat_robust_list_head {
+	struct compat_robust_list list;
+	compat_long_t futex_offset;
+	compat_uptr_t list_op_pending;
+};
+
 struct perf_event_groups {
 	struct rb_root tree;
 	u64 index;
@@ -2387,6 +2443,8 @@ struct tracepoint {
 	void (*unregfunc)(void);
 	struct tracepoint_func *funcs;
 };
+
+typedef const int tracepoint_ptr_t;
 
 struct bpf_raw_event_map {
 	struct tracepoint *tp;
@@ -2549,6 +2607,91 @@ struct delayed_work {
 	struct timer_list timer;
 	struct workqueue_struct *wq;
 	int cpu;
+};
+
+struct rcu_segcblist {
+	struct callback_head *head;
+	struct callback_head **tails[4];
+	long unsigned int gp_seq[4];
+	long int len;
+	long int seglen[4];
+	u8 flags;
+};
+
+struct srcu_node;
+
+struct srcu_struct;
+
+struct srcu_data {
+	atomic_long_t srcu_lock_count[2];
+	atomic_long_t srcu_unlock_count[2];
+	int srcu_nmi_safety;
+	long: 64;
+	long: 64;
+	long: 64;
+	spinlock_t lock;
+	struct rcu_segcblist srcu_cblist;
+	long unsigned int srcu_gp_seq_needed;
+	long unsigned int srcu_gp_seq_needed_exp;
+	bool srcu_cblist_invoking;
+	struct timer_list delay_work;
+	struct work_struct work;
+	struct callback_head srcu_barrier_head;
+	struct srcu_node *mynode;
+	long unsigned int grpmask;
+	int cpu;
+	struct srcu_struct *ssp;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
+struct srcu_node {
+	spinlock_t lock;
+	long unsigned int srcu_have_cbs[4];
+	long unsigned int srcu_data_have_cbs[4];
+	long unsigned int srcu_gp_seq_needed_exp;
+	struct srcu_node *srcu_parent;
+	int grplo;
+	int grphi;
+};
+
+struct srcu_usage;
+
+struct srcu_struct {
+	unsigned int srcu_idx;
+	struct srcu_data *sda;
+	struct lockdep_map dep_map;
+	struct srcu_usage *srcu_sup;
+};
+
+struct srcu_usage {
+	struct srcu_node *node;
+	struct srcu_node *level[2];
+	int srcu_size_state;
+	struct mutex srcu_cb_mutex;
+	spinlock_t lock;
+	struct mutex srcu_gp_mutex;
+	long unsigned int srcu_gp_seq;
+	long unsigned int srcu_gp_seq_needed;
+	long unsigned int srcu_gp_seq_needed_exp;
+	long unsigned int srcu_gp_start;
+	long unsigned int srcu_last_gp_end;
+	long unsigned int srcu_size_jiffies;
+	long unsigned int srcu_n_lock_retries;
+	long unsigned int srcu_n_exp_nodelay;
+	bool sda_is_static;
+	long unsigned int srcu_barrier_seq;
+	struct mutex srcu_barrier_mutex;
+	struct completion srcu_barrier_completion;
+	atomic_t srcu_barrier_cpu_cnt;
+	long unsigned int reschedule_jiffies;
+	long unsigned int reschedule_count;
+	struct delayed_work work;
+	struct srcu_struct *srcu_ssp;
 };
 
 struct notifier_block;
@@ -2941,262 +3084,311 @@ struct ctl_table_root {
 	int (*permissions)(struct ctl_table_header *, const struct ctl_table *);
 };
 
-struct list_lru_node;
+struct rhashtable;
 
-struct list_lru {
-	struct list_lru_node *node;
+struct rhashtable_compare_arg {
+	struct rhashtable *ht;
+	const void *key;
 };
 
-struct kernfs_root;
+typedef u32 (*rht_hashfn_t)(const void *, u32, u32);
 
-struct kernfs_elem_dir {
-	long unsigned int subdirs;
-	struct rb_root children;
-	struct kernfs_root *root;
-	long unsigned int rev;
+typedef u32 (*rht_obj_hashfn_t)(const void *, u32, u32);
+
+typedef int (*rht_obj_cmpfn_t)(struct rhashtable_compare_arg *, const void *);
+
+struct rhashtable_params {
+	u16 nelem_hint;
+	u16 key_len;
+	u16 key_offset;
+	u16 head_offset;
+	unsigned int max_size;
+	u16 min_size;
+	bool automatic_shrinking;
+	rht_hashfn_t hashfn;
+	rht_obj_hashfn_t obj_hashfn;
+	rht_obj_cmpfn_t obj_cmpfn;
 };
 
-struct kernfs_node;
+struct bucket_table;
 
-struct kernfs_elem_symlink {
-	struct kernfs_node *target_kn;
-};
-
-struct kernfs_ops;
-
-struct kernfs_open_node;
-
-struct kernfs_elem_attr {
-	const struct kernfs_ops *ops;
-	struct kernfs_open_node *open;
-	loff_t size;
-	struct kernfs_node *notify_next;
-};
-
-struct kernfs_iattrs;
-
-struct kernfs_node {
-	atomic_t count;
-	atomic_t active;
-	struct kernfs_node *parent;
-	const char *name;
-	struct rb_node rb;
-	const void *ns;
-	unsigned int hash;
-	short unsigned int flags;
-	umode_t mode;
-	union {
-		struct kernfs_elem_dir dir;
-		struct kernfs_elem_symlink symlink;
-		struct kernfs_elem_attr attr;
-	};
-	u64 id;
-	void *priv;
-	struct kernfs_iattrs *iattr;
-	struct callback_head rcu;
-};
-
-struct kernfs_open_file;
-
-struct kernfs_ops {
-	int (*open)(struct kernfs_open_file *);
-	void (*release)(struct kernfs_open_file *);
-	int (*seq_show)(struct seq_file *, void *);
-	void * (*seq_start)(struct seq_file *, loff_t *);
-	void * (*seq_next)(struct seq_file *, void *, loff_t *);
-	void (*seq_stop)(struct seq_file *, void *);
-	ssize_t (*read)(struct kernfs_open_file *, char *, size_t, loff_t);
-	size_t atomic_write_len;
-	bool prealloc;
-	ssize_t (*write)(struct kernfs_open_file *, char *, size_t, loff_t);
-	__poll_t (*poll)(struct kernfs_open_file *, struct poll_table_struct *);
-	int (*mmap)(struct kernfs_open_file *, struct vm_area_struct *);
-	loff_t (*llseek)(struct kernfs_open_file *, loff_t, int);
-};
-
-struct seq_file {
-	char *buf;
-	size_t size;
-	size_t from;
-	size_t count;
-	size_t pad_until;
-	loff_t index;
-	loff_t read_pos;
-	struct mutex lock;
-	const struct seq_operations *op;
-	int poll_event;
-	const struct file *file;
-	void *private;
-};
-
-struct kernfs_open_file {
-	struct kernfs_node *kn;
-	struct file *file;
-	struct seq_file *seq_file;
-	void *priv;
+struct rhashtable {
+	struct bucket_table *tbl;
+	unsigned int key_len;
+	unsigned int max_elems;
+	struct rhashtable_params p;
+	bool rhlist;
+	struct work_struct run_work;
 	struct mutex mutex;
-	struct mutex prealloc_mutex;
-	int event;
-	struct list_head list;
-	char *prealloc_buf;
-	size_t atomic_write_len;
-	bool mmapped: 1;
-	bool released: 1;
-	const struct vm_operations_struct *vm_ops;
+	spinlock_t lock;
+	atomic_t nelems;
 };
 
-typedef void (*poll_queue_proc)(struct file *, wait_queue_head_t *, struct poll_table_struct *);
-
-struct poll_table_struct {
-	poll_queue_proc _qproc;
-	__poll_t _key;
+struct iovec {
+	void *iov_base;
+	__kernel_size_t iov_len;
 };
 
-enum kobj_ns_type {
-	KOBJ_NS_TYPE_NONE = 0,
-	KOBJ_NS_TYPE_NET = 1,
-	KOBJ_NS_TYPES = 2,
+struct kvec {
+	void *iov_base;
+	size_t iov_len;
 };
+
+struct bio_vec {
+	struct page *bv_page;
+	unsigned int bv_len;
+	unsigned int bv_offset;
+};
+
+struct folio_batch {
+	unsigned char nr;
+	unsigned char i;
+	bool percpu_pvec_drained;
+	struct folio *folios[31];
+};
+
+struct folio_queue {
+	struct folio_batch vec;
+	u8 orders[31];
+	struct folio_queue *next;
+	struct folio_queue *prev;
+	long unsigned int marks;
+	long unsigned int marks2;
+	long unsigned int marks3;
+	unsigned int rreq_id;
+	unsigned int debug_id;
+};
+
+struct iov_iter {
+	u8 iter_type;
+	bool nofault;
+	bool data_source;
+	size_t iov_offset;
+	union {
+		struct iovec __ubuf_iovec;
+		struct {
+			union {
+				const struct iovec *__iov;
+				const struct kvec *kvec;
+				const struct bio_vec *bvec;
+				const struct folio_queue *folioq;
+				struct xarray *xarray;
+				void *ubuf;
+			};
+			size_t count;
+		};
+	};
+	union {
+		long unsigned int nr_segs;
+		u8 folioq_slot;
+		loff_t xarray_start;
+	};
+};
+
+struct wait_page_queue;
+
+struct kiocb {
+	struct file *ki_filp;
+	loff_t ki_pos;
+	void (*ki_complete)(struct kiocb *, long int);
+	void *private;
+	int ki_flags;
+	u16 ki_ioprio;
+	union {
+		struct wait_page_queue *ki_waitq;
+		ssize_t (*dio_complete)(void *);
+	};
+};
+
+typedef unsigned int sk_buff_data_t;
+
+struct net_device;
 
 struct sock;
 
-struct kobj_ns_type_operations {
-	enum kobj_ns_type type;
-	bool (*current_may_mount)(void);
-	void * (*grab_current_ns)(void);
-	const void * (*netlink_ns)(struct sock *);
-	const void * (*initial_ns)(void);
-	void (*drop_ns)(void *);
-};
-
-struct attribute {
-	const char *name;
-	umode_t mode;
-};
-
-struct kobject;
-
-struct bin_attribute;
-
-struct attribute_group {
-	const char *name;
-	umode_t (*is_visible)(struct kobject *, struct attribute *, int);
-	umode_t (*is_bin_visible)(struct kobject *, struct bin_attribute *, int);
-	struct attribute **attrs;
-	struct bin_attribute **bin_attrs;
-};
-
-struct kset;
-
-struct kobj_type;
-
-struct kobject {
-	const char *name;
-	struct list_head entry;
-	struct kobject *parent;
-	struct kset *kset;
-	const struct kobj_type *ktype;
-	struct kernfs_node *sd;
-	struct kref kref;
-	unsigned int state_initialized: 1;
-	unsigned int state_in_sysfs: 1;
-	unsigned int state_add_uevent_sent: 1;
-	unsigned int state_remove_uevent_sent: 1;
-	unsigned int uevent_suppress: 1;
-};
-
-struct bin_attribute {
-	struct attribute attr;
-	size_t size;
-	void *private;
-	struct address_space * (*f_mapping)(void);
-	ssize_t (*read)(struct file *, struct kobject *, struct bin_attribute *, char *, loff_t, size_t);
-	ssize_t (*write)(struct file *, struct kobject *, struct bin_attribute *, char *, loff_t, size_t);
-	loff_t (*llseek)(struct file *, struct kobject *, struct bin_attribute *, loff_t, int);
-	int (*mmap)(struct file *, struct kobject *, struct bin_attribute *, struct vm_area_struct *);
-};
-
-struct sysfs_ops {
-	ssize_t (*show)(struct kobject *, struct attribute *, char *);
-	ssize_t (*store)(struct kobject *, struct attribute *, const char *, size_t);
-};
-
-struct kset_uevent_ops;
-
-struct kset {
-	struct list_head list;
-	spinlock_t list_lock;
-	struct kobject kobj;
-	const struct kset_uevent_ops *uevent_ops;
-};
-
-struct kobj_type {
-	void (*release)(struct kobject *);
-	const struct sysfs_ops *sysfs_ops;
-	const struct attribute_group **default_groups;
-	const struct kobj_ns_type_operations * (*child_ns_type)(const struct kobject *);
-	const void * (*namespace)(const struct kobject *);
-	void (*get_ownership)(const struct kobject *, kuid_t *, kgid_t *);
-};
-
-struct kobj_uevent_env {
-	char *argv[3];
-	char *envp[64];
-	int envp_idx;
-	char buf[2048];
-	int buflen;
-};
-
-struct kset_uevent_ops {
-	int (* const filter)(const struct kobject *);
-	const char * (* const name)(const struct kobject *);
-	int (* const uevent)(const struct kobject *, struct kobj_uevent_env *);
-};
-
-struct kernel_param;
-
-struct kernel_param_ops {
-	unsigned int flags;
-	int (*set)(const char *, const struct kernel_param *);
-	int (*get)(char *, const struct kernel_param *);
-	void (*free)(void *);
-};
-
-struct kparam_string;
-
-struct kparam_array;
-
-struct kernel_param {
-	const char *name;
-	struct module *mod;
-	const struct kernel_param_ops *ops;
-	const u16 perm;
-	s8 level;
-	u8 flags;
+struct sk_buff {
 	union {
-		void *arg;
-		const struct kparam_string *str;
-		const struct kparam_array *arr;
+		struct {
+			struct sk_buff *next;
+			struct sk_buff *prev;
+			union {
+				struct net_device *dev;
+				long unsigned int dev_scratch;
+			};
+		};
+		struct rb_node rbnode;
+		struct list_head list;
+		struct llist_node ll_node;
 	};
-};
-
-struct kparam_string {
-	unsigned int maxlen;
-	char *string;
-};
-
-struct kparam_array {
-	unsigned int max;
-	unsigned int elemsize;
-	unsigned int *num;
-	const struct kernel_param_ops *ops;
-	void *elem;
-};
-
-typedef int (*parse_unknown_fn)(char *, char *, const char *, void *);
-
-struct latch_tree_node {
-	struct rb_node node[2];
+	struct sock *sk;
+	union {
+		ktime_t tstamp;
+		u64 skb_mstamp_ns;
+	};
+	char cb[48];
+	union {
+		struct {
+			long unsigned int _skb_refdst;
+			void (*destructor)(struct sk_buff *);
+		};
+		struct list_head tcp_tsorted_anchor;
+		long unsigned int _sk_redir;
+	};
+	unsigned int len;
+	unsigned int data_len;
+	__u16 mac_len;
+	__u16 hdr_len;
+	__u16 queue_mapping;
+	__u8 __cloned_offset[0];
+	__u8 cloned: 1;
+	__u8 nohdr: 1;
+	__u8 fclone: 2;
+	__u8 peeked: 1;
+	__u8 head_frag: 1;
+	__u8 pfmemalloc: 1;
+	__u8 pp_recycle: 1;
+	union {
+		struct {
+			__u8 __pkt_type_offset[0];
+			__u8 pkt_type: 3;
+			__u8 ignore_df: 1;
+			__u8 dst_pending_confirm: 1;
+			__u8 ip_summed: 2;
+			__u8 ooo_okay: 1;
+			__u8 __mono_tc_offset[0];
+			__u8 tstamp_type: 2;
+			__u8 tc_at_ingress: 1;
+			__u8 tc_skip_classify: 1;
+			__u8 remcsum_offload: 1;
+			__u8 csum_complete_sw: 1;
+			__u8 csum_level: 2;
+			__u8 inner_protocol_type: 1;
+			__u8 l4_hash: 1;
+			__u8 sw_hash: 1;
+			__u8 wifi_acked_valid: 1;
+			__u8 wifi_acked: 1;
+			__u8 no_fcs: 1;
+			__u8 encapsulation: 1;
+			__u8 encap_hdr_csum: 1;
+			__u8 csum_valid: 1;
+			__u8 redirected: 1;
+			__u8 nf_skip_egress: 1;
+			__u8 slow_gro: 1;
+			__u8 unreadable: 1;
+			__u8 tc_depth: 2;
+			__u16 tc_index;
+			u16 alloc_cpu;
+			union {
+				__wsum csum;
+				struct {
+					__u16 csum_start;
+					__u16 csum_offset;
+				};
+			};
+			__u32 priority;
+			int skb_iif;
+			__u32 hash;
+			union {
+				u32 vlan_all;
+				struct {
+					__be16 vlan_proto;
+					__u16 vlan_tci;
+				};
+			};
+			union {
+				unsigned int napi_id;
+				unsigned int sender_cpu;
+			};
+			union {
+				__u32 mark;
+				__u32 reserved_tailroom;
+			};
+			union {
+				__be16 inner_protocol;
+				__u8 inner_ipproto;
+			};
+			__u16 inner_transport_header;
+			__u16 inner_network_header;
+			__u16 inner_mac_header;
+			__be16 protocol;
+			__u16 transport_header;
+			__u16 network_header;
+			__u16 mac_header;
+		};
+		struct {
+			__u8 __pkt_type_offset[0];
+			__u8 pkt_type: 3;
+			__u8 ignore_df: 1;
+			__u8 dst_pending_confirm: 1;
+			__u8 ip_summed: 2;
+			__u8 ooo_okay: 1;
+			__u8 __mono_tc_offset[0];
+			__u8 tstamp_type: 2;
+			__u8 tc_at_ingress: 1;
+			__u8 tc_skip_classify: 1;
+			__u8 remcsum_offload: 1;
+			__u8 csum_complete_sw: 1;
+			__u8 csum_level: 2;
+			__u8 inner_protocol_type: 1;
+			__u8 l4_hash: 1;
+			__u8 sw_hash: 1;
+			__u8 wifi_acked_valid: 1;
+			__u8 wifi_acked: 1;
+			__u8 no_fcs: 1;
+			__u8 encapsulation: 1;
+			__u8 encap_hdr_csum: 1;
+			__u8 csum_valid: 1;
+			__u8 redirected: 1;
+			__u8 nf_skip_egress: 1;
+			__u8 slow_gro: 1;
+			__u8 unreadable: 1;
+			__u8 tc_depth: 2;
+			__u16 tc_index;
+			u16 alloc_cpu;
+			union {
+				__wsum csum;
+				struct {
+					__u16 csum_start;
+					__u16 csum_offset;
+				};
+			};
+			__u32 priority;
+			int skb_iif;
+			__u32 hash;
+			union {
+				u32 vlan_all;
+				struct {
+					__be16 vlan_proto;
+					__u16 vlan_tci;
+				};
+			};
+			union {
+				unsigned int napi_id;
+				unsigned int sender_cpu;
+			};
+			union {
+				__u32 mark;
+				__u32 reserved_tailroom;
+			};
+			union {
+				__be16 inner_protocol;
+				__u8 inner_ipproto;
+			};
+			__u16 inner_transport_header;
+			__u16 inner_network_header;
+			__u16 inner_mac_header;
+			__be16 protocol;
+			__u16 transport_header;
+			__u16 network_header;
+			__u16 mac_header;
+		} headers;
+	};
+	sk_buff_data_t tail;
+	sk_buff_data_t end;
+	unsigned char *head;
+	unsigned char *data;
+	unsigned int truesize;
+	refcount_t users;
 };
 
 struct hlist_bl_node;
@@ -3417,6 +3609,12 @@ struct sb_writers {
 typedef struct {
 	__u8 b[16];
 } uuid_t;
+
+struct list_lru_node;
+
+struct list_lru {
+	struct list_lru_node *node;
+};
 
 struct super_operations;
 
@@ -3689,6 +3887,15 @@ struct queue_limits {
 	struct blk_integrity integrity;
 };
 
+enum rpm_status {
+	RPM_INVALID = -1,
+	RPM_ACTIVE = 0,
+	RPM_RESUMING = 1,
+	RPM_SUSPENDED = 2,
+	RPM_SUSPENDING = 3,
+	RPM_BLOCKED = 4,
+};
+
 struct blk_queue_stats;
 
 struct rq_qos;
@@ -3700,6 +3907,10 @@ struct blk_mq_ops;
 struct request;
 
 struct gendisk;
+
+struct kobject;
+
+struct device;
 
 struct blk_mq_tags;
 
@@ -3727,6 +3938,8 @@ struct request_queue {
 	struct gendisk *disk;
 	struct kobject *mq_kobj;
 	struct queue_limits limits;
+	struct device *dev;
+	enum rpm_status rpm_status;
 	atomic_t pm_only;
 	struct blk_queue_stats *stats;
 	struct rq_qos *rq_qos;
@@ -3791,21 +4004,6 @@ enum kmalloc_cache_type {
 	KMALLOC_RANDOM_END = 0,
 	KMALLOC_RECLAIM = 0,
 	NR_KMALLOC_TYPES = 1,
-};
-
-struct wait_page_queue;
-
-struct kiocb {
-	struct file *ki_filp;
-	loff_t ki_pos;
-	void (*ki_complete)(struct kiocb *, long int);
-	void *private;
-	int ki_flags;
-	u16 ki_ioprio;
-	union {
-		struct wait_page_queue *ki_waitq;
-		ssize_t (*dio_complete)(void *);
-	};
 };
 
 struct iattr {
@@ -3968,6 +4166,160 @@ struct quotactl_ops {
 	int (*rm_xquota)(struct super_block *, unsigned int);
 };
 
+enum module_state {
+	MODULE_STATE_LIVE = 0,
+	MODULE_STATE_COMING = 1,
+	MODULE_STATE_GOING = 2,
+	MODULE_STATE_UNFORMED = 3,
+};
+
+struct kset;
+
+struct kobj_type;
+
+struct kernfs_node;
+
+struct kobject {
+	const char *name;
+	struct list_head entry;
+	struct kobject *parent;
+	struct kset *kset;
+	const struct kobj_type *ktype;
+	struct kernfs_node *sd;
+	struct kref kref;
+	unsigned int state_initialized: 1;
+	unsigned int state_in_sysfs: 1;
+	unsigned int state_add_uevent_sent: 1;
+	unsigned int state_remove_uevent_sent: 1;
+	unsigned int uevent_suppress: 1;
+};
+
+struct module_param_attrs;
+
+struct module_kobject {
+	struct kobject kobj;
+	struct module *mod;
+	struct kobject *drivers_dir;
+	struct module_param_attrs *mp;
+	struct completion *kobj_completion;
+};
+
+struct latch_tree_node {
+	struct rb_node node[2];
+};
+
+struct mod_tree_node {
+	struct module *mod;
+	struct latch_tree_node node;
+};
+
+struct module_memory {
+	void *base;
+	unsigned int size;
+	struct mod_tree_node mtn;
+};
+
+struct mod_arch_specific {};
+
+struct elf64_sym;
+
+typedef struct elf64_sym Elf64_Sym;
+
+struct mod_kallsyms {
+	Elf64_Sym *symtab;
+	unsigned int num_symtab;
+	char *strtab;
+	char *typetab;
+};
+
+struct module_attribute;
+
+struct kernel_symbol;
+
+struct kernel_param;
+
+struct module_sect_attrs;
+
+struct module_notes_attrs;
+
+struct trace_eval_map;
+
+struct module {
+	enum module_state state;
+	struct list_head list;
+	char name[56];
+	struct module_kobject mkobj;
+	struct module_attribute *modinfo_attrs;
+	const char *version;
+	const char *srcversion;
+	struct kobject *holders_dir;
+	const struct kernel_symbol *syms;
+	const s32 *crcs;
+	unsigned int num_syms;
+	struct mutex param_lock;
+	struct kernel_param *kp;
+	unsigned int num_kp;
+	unsigned int num_gpl_syms;
+	const struct kernel_symbol *gpl_syms;
+	const s32 *gpl_crcs;
+	bool using_gplonly_symbols;
+	bool async_probe_requested;
+	unsigned int num_exentries;
+	struct exception_table_entry *extable;
+	int (*init)(void);
+	struct module_memory mem[7];
+	struct mod_arch_specific arch;
+	long unsigned int taints;
+	unsigned int num_bugs;
+	struct list_head bug_list;
+	struct bug_entry *bug_table;
+	struct mod_kallsyms *kallsyms;
+	struct mod_kallsyms core_kallsyms;
+	struct module_sect_attrs *sect_attrs;
+	struct module_notes_attrs *notes_attrs;
+	char *args;
+	void *percpu;
+	unsigned int percpu_size;
+	void *noinstr_text_start;
+	unsigned int noinstr_text_size;
+	unsigned int num_tracepoints;
+	tracepoint_ptr_t *tracepoints_ptrs;
+	unsigned int num_srcu_structs;
+	struct srcu_struct **srcu_struct_ptrs;
+	unsigned int num_bpf_raw_events;
+	struct bpf_raw_event_map *bpf_raw_events;
+	unsigned int btf_data_size;
+	unsigned int btf_base_data_size;
+	void *btf_data;
+	void *btf_base_data;
+	struct jump_entry *jump_entries;
+	unsigned int num_jump_entries;
+	unsigned int num_trace_bprintk_fmt;
+	const char **trace_bprintk_fmt_start;
+	struct trace_event_call **trace_events;
+	unsigned int num_trace_events;
+	struct trace_eval_map **trace_evals;
+	unsigned int num_trace_evals;
+	unsigned int num_ftrace_callsites;
+	long unsigned int *ftrace_callsites;
+	void *kprobes_text_start;
+	unsigned int kprobes_text_size;
+	long unsigned int *kprobe_blacklist;
+	unsigned int num_kprobe_blacklist;
+	int num_static_call_sites;
+	struct static_call_site *static_call_sites;
+	struct list_head source_list;
+	struct list_head target_list;
+	void (*exit)(void);
+	atomic_t refcnt;
+	int its_num_pages;
+	void **its_page_array;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
 struct wait_page_queue {
 	struct folio *folio;
 	int bit_nr;
@@ -4010,13 +4362,6 @@ enum writeback_sync_modes {
 
 struct swap_iocb;
 
-struct folio_batch {
-	unsigned char nr;
-	unsigned char i;
-	bool percpu_pvec_drained;
-	struct folio *folios[31];
-};
-
 struct writeback_control {
 	long int nr_to_write;
 	long int pages_skipped;
@@ -4047,43 +4392,6 @@ struct readahead_control {
 	unsigned int _batch_count;
 	bool _workingset;
 	long unsigned int _pflags;
-};
-
-struct iovec {
-	void *iov_base;
-	__kernel_size_t iov_len;
-};
-
-struct kvec;
-
-struct bio_vec;
-
-struct folio_queue;
-
-struct iov_iter {
-	u8 iter_type;
-	bool nofault;
-	bool data_source;
-	size_t iov_offset;
-	union {
-		struct iovec __ubuf_iovec;
-		struct {
-			union {
-				const struct iovec *__iov;
-				const struct kvec *kvec;
-				const struct bio_vec *bvec;
-				const struct folio_queue *folioq;
-				struct xarray *xarray;
-				void *ubuf;
-			};
-			size_t count;
-		};
-	};
-	union {
-		long unsigned int nr_segs;
-		u8 folioq_slot;
-		loff_t xarray_start;
-	};
 };
 
 struct swap_cluster_info;
@@ -4276,9 +4584,19 @@ struct pm_message {
 
 typedef struct pm_message pm_message_t;
 
-struct pm_subsys_data;
+enum rpm_request {
+	RPM_REQ_NONE = 0,
+	RPM_REQ_IDLE = 1,
+	RPM_REQ_SUSPEND = 2,
+	RPM_REQ_AUTOSUSPEND = 3,
+	RPM_REQ_RESUME = 4,
+};
 
-struct device;
+struct wakeup_source;
+
+struct wake_irq;
+
+struct pm_subsys_data;
 
 struct dev_pm_qos;
 
@@ -4296,7 +4614,45 @@ struct dev_pm_info {
 	bool direct_complete: 1;
 	u32 driver_flags;
 	spinlock_t lock;
-	bool should_wakeup: 1;
+	struct list_head entry;
+	struct completion completion;
+	struct wakeup_source *wakeup;
+	bool wakeup_path: 1;
+	bool syscore: 1;
+	bool no_pm_callbacks: 1;
+	bool async_in_progress: 1;
+	bool smart_suspend: 1;
+	bool must_resume: 1;
+	bool may_skip_resume: 1;
+	struct hrtimer suspend_timer;
+	u64 timer_expires;
+	struct work_struct work;
+	wait_queue_head_t wait_queue;
+	struct wake_irq *wakeirq;
+	atomic_t usage_count;
+	atomic_t child_count;
+	unsigned int disable_depth: 3;
+	bool idle_notification: 1;
+	bool request_pending: 1;
+	bool deferred_resume: 1;
+	bool needs_force_resume: 1;
+	bool runtime_auto: 1;
+	bool ignore_children: 1;
+	bool no_callbacks: 1;
+	bool irq_safe: 1;
+	bool use_autosuspend: 1;
+	bool timer_autosuspends: 1;
+	bool memalloc_noio: 1;
+	unsigned int links_count;
+	enum rpm_request request;
+	enum rpm_status runtime_status;
+	enum rpm_status last_status;
+	int runtime_error;
+	int autosuspend_delay;
+	u64 last_busy;
+	u64 active_time;
+	u64 suspended_time;
+	u64 accounting_timestamp;
 	struct pm_subsys_data *subsys_data;
 	void (*set_latency_tolerance)(struct device *, s32);
 	struct dev_pm_qos *qos;
@@ -4336,6 +4692,8 @@ struct device_node;
 struct fwnode_handle;
 
 struct class;
+
+struct attribute_group;
 
 struct iommu_group;
 
@@ -4506,6 +4864,28 @@ struct io_comp_batch {
 	void (*complete)(struct io_comp_batch *);
 };
 
+typedef void (*poll_queue_proc)(struct file *, wait_queue_head_t *, struct poll_table_struct *);
+
+struct poll_table_struct {
+	poll_queue_proc _qproc;
+	__poll_t _key;
+};
+
+struct seq_file {
+	char *buf;
+	size_t size;
+	size_t from;
+	size_t count;
+	size_t pad_until;
+	loff_t index;
+	loff_t read_pos;
+	struct mutex lock;
+	const struct seq_operations *op;
+	int poll_event;
+	const struct file *file;
+	void *private;
+};
+
 struct offset_ctx {
 	struct maple_tree mt;
 	long unsigned int next_offset;
@@ -4585,6 +4965,276 @@ struct filename {
 	const char iname[0];
 };
 
+typedef __u64 Elf64_Addr;
+
+typedef __u16 Elf64_Half;
+
+typedef __u32 Elf64_Word;
+
+typedef __u64 Elf64_Xword;
+
+struct elf64_sym {
+	Elf64_Word st_name;
+	unsigned char st_info;
+	unsigned char st_other;
+	Elf64_Half st_shndx;
+	Elf64_Addr st_value;
+	Elf64_Xword st_size;
+};
+
+struct kernfs_root;
+
+struct kernfs_elem_dir {
+	long unsigned int subdirs;
+	struct rb_root children;
+	struct kernfs_root *root;
+	long unsigned int rev;
+};
+
+struct kernfs_elem_symlink {
+	struct kernfs_node *target_kn;
+};
+
+struct kernfs_ops;
+
+struct kernfs_open_node;
+
+struct kernfs_elem_attr {
+	const struct kernfs_ops *ops;
+	struct kernfs_open_node *open;
+	loff_t size;
+	struct kernfs_node *notify_next;
+};
+
+struct kernfs_iattrs;
+
+struct kernfs_node {
+	atomic_t count;
+	atomic_t active;
+	struct kernfs_node *parent;
+	const char *name;
+	struct rb_node rb;
+	const void *ns;
+	unsigned int hash;
+	short unsigned int flags;
+	umode_t mode;
+	union {
+		struct kernfs_elem_dir dir;
+		struct kernfs_elem_symlink symlink;
+		struct kernfs_elem_attr attr;
+	};
+	u64 id;
+	void *priv;
+	struct kernfs_iattrs *iattr;
+	struct callback_head rcu;
+};
+
+struct kernfs_open_file;
+
+struct kernfs_ops {
+	int (*open)(struct kernfs_open_file *);
+	void (*release)(struct kernfs_open_file *);
+	int (*seq_show)(struct seq_file *, void *);
+	void * (*seq_start)(struct seq_file *, loff_t *);
+	void * (*seq_next)(struct seq_file *, void *, loff_t *);
+	void (*seq_stop)(struct seq_file *, void *);
+	ssize_t (*read)(struct kernfs_open_file *, char *, size_t, loff_t);
+	size_t atomic_write_len;
+	bool prealloc;
+	ssize_t (*write)(struct kernfs_open_file *, char *, size_t, loff_t);
+	__poll_t (*poll)(struct kernfs_open_file *, struct poll_table_struct *);
+	int (*mmap)(struct kernfs_open_file *, struct vm_area_struct *);
+	loff_t (*llseek)(struct kernfs_open_file *, loff_t, int);
+};
+
+struct kernfs_open_file {
+	struct kernfs_node *kn;
+	struct file *file;
+	struct seq_file *seq_file;
+	void *priv;
+	struct mutex mutex;
+	struct mutex prealloc_mutex;
+	int event;
+	struct list_head list;
+	char *prealloc_buf;
+	size_t atomic_write_len;
+	bool mmapped: 1;
+	bool released: 1;
+	const struct vm_operations_struct *vm_ops;
+};
+
+enum kobj_ns_type {
+	KOBJ_NS_TYPE_NONE = 0,
+	KOBJ_NS_TYPE_NET = 1,
+	KOBJ_NS_TYPES = 2,
+};
+
+struct kobj_ns_type_operations {
+	enum kobj_ns_type type;
+	bool (*current_may_mount)(void);
+	void * (*grab_current_ns)(void);
+	const void * (*netlink_ns)(struct sock *);
+	const void * (*initial_ns)(void);
+	void (*drop_ns)(void *);
+};
+
+struct attribute {
+	const char *name;
+	umode_t mode;
+};
+
+struct bin_attribute;
+
+struct attribute_group {
+	const char *name;
+	umode_t (*is_visible)(struct kobject *, struct attribute *, int);
+	umode_t (*is_bin_visible)(struct kobject *, struct bin_attribute *, int);
+	struct attribute **attrs;
+	struct bin_attribute **bin_attrs;
+};
+
+struct bin_attribute {
+	struct attribute attr;
+	size_t size;
+	void *private;
+	struct address_space * (*f_mapping)(void);
+	ssize_t (*read)(struct file *, struct kobject *, struct bin_attribute *, char *, loff_t, size_t);
+	ssize_t (*write)(struct file *, struct kobject *, struct bin_attribute *, char *, loff_t, size_t);
+	loff_t (*llseek)(struct file *, struct kobject *, struct bin_attribute *, loff_t, int);
+	int (*mmap)(struct file *, struct kobject *, struct bin_attribute *, struct vm_area_struct *);
+};
+
+struct sysfs_ops {
+	ssize_t (*show)(struct kobject *, struct attribute *, char *);
+	ssize_t (*store)(struct kobject *, struct attribute *, const char *, size_t);
+};
+
+struct kset_uevent_ops;
+
+struct kset {
+	struct list_head list;
+	spinlock_t list_lock;
+	struct kobject kobj;
+	const struct kset_uevent_ops *uevent_ops;
+};
+
+struct kobj_type {
+	void (*release)(struct kobject *);
+	const struct sysfs_ops *sysfs_ops;
+	const struct attribute_group **default_groups;
+	const struct kobj_ns_type_operations * (*child_ns_type)(const struct kobject *);
+	const void * (*namespace)(const struct kobject *);
+	void (*get_ownership)(const struct kobject *, kuid_t *, kgid_t *);
+};
+
+struct kobj_uevent_env {
+	char *argv[3];
+	char *envp[64];
+	int envp_idx;
+	char buf[2048];
+	int buflen;
+};
+
+struct kset_uevent_ops {
+	int (* const filter)(const struct kobject *);
+	const char * (* const name)(const struct kobject *);
+	int (* const uevent)(const struct kobject *, struct kobj_uevent_env *);
+};
+
+struct kernel_param_ops {
+	unsigned int flags;
+	int (*set)(const char *, const struct kernel_param *);
+	int (*get)(char *, const struct kernel_param *);
+	void (*free)(void *);
+};
+
+struct kparam_string;
+
+struct kparam_array;
+
+struct kernel_param {
+	const char *name;
+	struct module *mod;
+	const struct kernel_param_ops *ops;
+	const u16 perm;
+	s8 level;
+	u8 flags;
+	union {
+		void *arg;
+		const struct kparam_string *str;
+		const struct kparam_array *arr;
+	};
+};
+
+struct kparam_string {
+	unsigned int maxlen;
+	char *string;
+};
+
+struct kparam_array {
+	unsigned int max;
+	unsigned int elemsize;
+	unsigned int *num;
+	const struct kernel_param_ops *ops;
+	void *elem;
+};
+
+typedef int (*parse_unknown_fn)(char *, char *, const char *, void *);
+
+struct module_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct module_attribute *, struct module_kobject *, char *);
+	ssize_t (*store)(struct module_attribute *, struct module_kobject *, const char *, size_t);
+	void (*setup)(struct module *, const char *);
+	int (*test)(struct module *);
+	void (*free)(struct module *);
+};
+
+struct kernel_symbol {
+	int value_offset;
+	int name_offset;
+	int namespace_offset;
+};
+
+struct trace_event_functions;
+
+struct trace_event {
+	struct hlist_node node;
+	int type;
+	struct trace_event_functions *funcs;
+};
+
+struct trace_event_class;
+
+struct bpf_prog_array;
+
+struct trace_event_call {
+	struct list_head list;
+	struct trace_event_class *class;
+	union {
+		const char *name;
+		struct tracepoint *tp;
+	};
+	struct trace_event event;
+	char *print_fmt;
+	union {
+		void *module;
+		atomic_t refcnt;
+	};
+	void *data;
+	int flags;
+	int perf_refcount;
+	struct hlist_head *perf_events;
+	struct bpf_prog_array *prog_array;
+	int (*perf_perm)(struct trace_event_call *, struct perf_event *);
+};
+
+struct trace_eval_map {
+	const char *system;
+	const char *eval_string;
+	long unsigned int eval_value;
+};
+
 struct linux_binprm {
 	struct vm_area_struct *vma;
 	long unsigned int vma_pages;
@@ -4613,46 +5263,6 @@ struct linux_binprm {
 	long unsigned int exec;
 	struct rlimit rlim_stack;
 	char buf[256];
-};
-
-struct rhashtable;
-
-struct rhashtable_compare_arg {
-	struct rhashtable *ht;
-	const void *key;
-};
-
-typedef u32 (*rht_hashfn_t)(const void *, u32, u32);
-
-typedef u32 (*rht_obj_hashfn_t)(const void *, u32, u32);
-
-typedef int (*rht_obj_cmpfn_t)(struct rhashtable_compare_arg *, const void *);
-
-struct rhashtable_params {
-	u16 nelem_hint;
-	u16 key_len;
-	u16 key_offset;
-	u16 head_offset;
-	unsigned int max_size;
-	u16 min_size;
-	bool automatic_shrinking;
-	rht_hashfn_t hashfn;
-	rht_obj_hashfn_t obj_hashfn;
-	rht_obj_cmpfn_t obj_cmpfn;
-};
-
-struct bucket_table;
-
-struct rhashtable {
-	struct bucket_table *tbl;
-	unsigned int key_len;
-	unsigned int max_elems;
-	struct rhashtable_params p;
-	bool rhlist;
-	struct work_struct run_work;
-	struct mutex mutex;
-	spinlock_t lock;
-	atomic_t nelems;
 };
 
 struct dev_pm_ops {
@@ -4684,6 +5294,29 @@ struct dev_pm_ops {
 struct pm_subsys_data {
 	spinlock_t lock;
 	unsigned int refcount;
+};
+
+struct wakeup_source {
+	const char *name;
+	int id;
+	struct list_head entry;
+	spinlock_t lock;
+	struct wake_irq *wakeirq;
+	struct timer_list timer;
+	long unsigned int timer_expires;
+	ktime_t total_time;
+	ktime_t max_time;
+	ktime_t last_time;
+	ktime_t start_prevent_time;
+	ktime_t prevent_sleep_time;
+	long unsigned int event_count;
+	long unsigned int active_count;
+	long unsigned int relax_count;
+	long unsigned int expire_count;
+	long unsigned int wakeup_count;
+	struct device *dev;
+	bool active: 1;
+	bool autosleep_enabled: 1;
 };
 
 struct dev_pm_domain {
@@ -5408,8 +6041,6 @@ struct netns_ipv4 {
 	long: 64;
 };
 
-struct bpf_prog_array;
-
 struct netns_bpf {
 	struct bpf_prog_array *run_array[2];
 	struct bpf_prog *progs[2];
@@ -5419,8 +6050,6 @@ struct netns_bpf {
 struct proc_dir_entry;
 
 struct uevent_sock;
-
-struct net_device;
 
 struct net_generic;
 
@@ -6245,12 +6874,6 @@ struct btf_record {
 	struct btf_field fields[0];
 };
 
-struct bio_vec {
-	struct page *bv_page;
-	unsigned int bv_len;
-	unsigned int bv_offset;
-};
-
 struct bvec_iter {
 	sector_t bi_sector;
 	unsigned int bi_size;
@@ -6850,193 +7473,6 @@ struct bpf_prog_array {
 	struct bpf_prog_array_item items[0];
 };
 
-typedef unsigned int sk_buff_data_t;
-
-struct sk_buff {
-	union {
-		struct {
-			struct sk_buff *next;
-			struct sk_buff *prev;
-			union {
-				struct net_device *dev;
-				long unsigned int dev_scratch;
-			};
-		};
-		struct rb_node rbnode;
-		struct list_head list;
-		struct llist_node ll_node;
-	};
-	struct sock *sk;
-	union {
-		ktime_t tstamp;
-		u64 skb_mstamp_ns;
-	};
-	char cb[48];
-	union {
-		struct {
-			long unsigned int _skb_refdst;
-			void (*destructor)(struct sk_buff *);
-		};
-		struct list_head tcp_tsorted_anchor;
-		long unsigned int _sk_redir;
-	};
-	unsigned int len;
-	unsigned int data_len;
-	__u16 mac_len;
-	__u16 hdr_len;
-	__u16 queue_mapping;
-	__u8 __cloned_offset[0];
-	__u8 cloned: 1;
-	__u8 nohdr: 1;
-	__u8 fclone: 2;
-	__u8 peeked: 1;
-	__u8 head_frag: 1;
-	__u8 pfmemalloc: 1;
-	__u8 pp_recycle: 1;
-	union {
-		struct {
-			__u8 __pkt_type_offset[0];
-			__u8 pkt_type: 3;
-			__u8 ignore_df: 1;
-			__u8 dst_pending_confirm: 1;
-			__u8 ip_summed: 2;
-			__u8 ooo_okay: 1;
-			__u8 __mono_tc_offset[0];
-			__u8 tstamp_type: 2;
-			__u8 tc_at_ingress: 1;
-			__u8 tc_skip_classify: 1;
-			__u8 remcsum_offload: 1;
-			__u8 csum_complete_sw: 1;
-			__u8 csum_level: 2;
-			__u8 inner_protocol_type: 1;
-			__u8 l4_hash: 1;
-			__u8 sw_hash: 1;
-			__u8 wifi_acked_valid: 1;
-			__u8 wifi_acked: 1;
-			__u8 no_fcs: 1;
-			__u8 encapsulation: 1;
-			__u8 encap_hdr_csum: 1;
-			__u8 csum_valid: 1;
-			__u8 redirected: 1;
-			__u8 nf_skip_egress: 1;
-			__u8 slow_gro: 1;
-			__u8 unreadable: 1;
-			__u8 tc_depth: 2;
-			__u16 tc_index;
-			u16 alloc_cpu;
-			union {
-				__wsum csum;
-				struct {
-					__u16 csum_start;
-					__u16 csum_offset;
-				};
-			};
-			__u32 priority;
-			int skb_iif;
-			__u32 hash;
-			union {
-				u32 vlan_all;
-				struct {
-					__be16 vlan_proto;
-					__u16 vlan_tci;
-				};
-			};
-			union {
-				unsigned int napi_id;
-				unsigned int sender_cpu;
-			};
-			union {
-				__u32 mark;
-				__u32 reserved_tailroom;
-			};
-			union {
-				__be16 inner_protocol;
-				__u8 inner_ipproto;
-			};
-			__u16 inner_transport_header;
-			__u16 inner_network_header;
-			__u16 inner_mac_header;
-			__be16 protocol;
-			__u16 transport_header;
-			__u16 network_header;
-			__u16 mac_header;
-		};
-		struct {
-			__u8 __pkt_type_offset[0];
-			__u8 pkt_type: 3;
-			__u8 ignore_df: 1;
-			__u8 dst_pending_confirm: 1;
-			__u8 ip_summed: 2;
-			__u8 ooo_okay: 1;
-			__u8 __mono_tc_offset[0];
-			__u8 tstamp_type: 2;
-			__u8 tc_at_ingress: 1;
-			__u8 tc_skip_classify: 1;
-			__u8 remcsum_offload: 1;
-			__u8 csum_complete_sw: 1;
-			__u8 csum_level: 2;
-			__u8 inner_protocol_type: 1;
-			__u8 l4_hash: 1;
-			__u8 sw_hash: 1;
-			__u8 wifi_acked_valid: 1;
-			__u8 wifi_acked: 1;
-			__u8 no_fcs: 1;
-			__u8 encapsulation: 1;
-			__u8 encap_hdr_csum: 1;
-			__u8 csum_valid: 1;
-			__u8 redirected: 1;
-			__u8 nf_skip_egress: 1;
-			__u8 slow_gro: 1;
-			__u8 unreadable: 1;
-			__u8 tc_depth: 2;
-			__u16 tc_index;
-			u16 alloc_cpu;
-			union {
-				__wsum csum;
-				struct {
-					__u16 csum_start;
-					__u16 csum_offset;
-				};
-			};
-			__u32 priority;
-			int skb_iif;
-			__u32 hash;
-			union {
-				u32 vlan_all;
-				struct {
-					__be16 vlan_proto;
-					__u16 vlan_tci;
-				};
-			};
-			union {
-				unsigned int napi_id;
-				unsigned int sender_cpu;
-			};
-			union {
-				__u32 mark;
-				__u32 reserved_tailroom;
-			};
-			union {
-				__be16 inner_protocol;
-				__u8 inner_ipproto;
-			};
-			__u16 inner_transport_header;
-			__u16 inner_network_header;
-			__u16 inner_mac_header;
-			__be16 protocol;
-			__u16 transport_header;
-			__u16 network_header;
-			__u16 mac_header;
-		} headers;
-	};
-	sk_buff_data_t tail;
-	sk_buff_data_t end;
-	unsigned char *head;
-	unsigned char *data;
-	unsigned int truesize;
-	refcount_t users;
-};
-
 struct perf_callchain_entry {
 	__u64 nr;
 	__u64 ip[0];
@@ -7155,37 +7591,6 @@ struct perf_sample_data {
 	long: 64;
 	long: 64;
 	long: 64;
-};
-
-struct trace_event_functions;
-
-struct trace_event {
-	struct hlist_node node;
-	int type;
-	struct trace_event_functions *funcs;
-};
-
-struct trace_event_class;
-
-struct trace_event_call {
-	struct list_head list;
-	struct trace_event_class *class;
-	union {
-		const char *name;
-		struct tracepoint *tp;
-	};
-	struct trace_event event;
-	char *print_fmt;
-	union {
-		void *module;
-		atomic_t refcnt;
-	};
-	void *data;
-	int flags;
-	int perf_refcount;
-	struct hlist_head *perf_events;
-	struct bpf_prog_array *prog_array;
-	int (*perf_perm)(struct trace_event_call *, struct perf_event *);
 };
 
 struct trace_entry {
@@ -7475,23 +7880,6 @@ struct fs_parse_result {
 		kuid_t uid;
 		kgid_t gid;
 	};
-};
-
-struct kvec {
-	void *iov_base;
-	size_t iov_len;
-};
-
-struct folio_queue {
-	struct folio_batch vec;
-	u8 orders[31];
-	struct folio_queue *next;
-	struct folio_queue *prev;
-	long unsigned int marks;
-	long unsigned int marks2;
-	long unsigned int marks3;
-	unsigned int rreq_id;
-	unsigned int debug_id;
 };
 
 struct blk_zone {
@@ -8191,6 +8579,10 @@ typedef struct {
 	atomic_t refcnt;
 } rcuref_t;
 
+struct static_key_false {
+	struct static_key key;
+};
+
 struct fs_struct {
 	int users;
 	spinlock_t lock;
@@ -8206,11 +8598,298 @@ struct hlist_nulls_node {
 	struct hlist_nulls_node **pprev;
 };
 
+enum pageflags {
+	PG_locked = 0,
+	PG_writeback = 1,
+	PG_referenced = 2,
+	PG_uptodate = 3,
+	PG_dirty = 4,
+	PG_lru = 5,
+	PG_head = 6,
+	PG_waiters = 7,
+	PG_active = 8,
+	PG_workingset = 9,
+	PG_owner_priv_1 = 10,
+	PG_owner_2 = 11,
+	PG_arch_1 = 12,
+	PG_reserved = 13,
+	PG_private = 14,
+	PG_private_2 = 15,
+	PG_reclaim = 16,
+	PG_swapbacked = 17,
+	PG_unevictable = 18,
+	PG_mlocked = 19,
+	__NR_PAGEFLAGS = 20,
+	PG_readahead = 16,
+	PG_swapcache = 10,
+	PG_checked = 10,
+	PG_anon_exclusive = 11,
+	PG_mappedtodisk = 11,
+	PG_fscache = 15,
+	PG_pinned = 10,
+	PG_savepinned = 4,
+	PG_foreign = 10,
+	PG_xen_remapped = 10,
+	PG_isolated = 16,
+	PG_reported = 3,
+	PG_has_hwpoisoned = 8,
+	PG_large_rmappable = 9,
+	PG_partially_mapped = 16,
+};
+
+typedef short unsigned int __kernel_sa_family_t;
+
+typedef __kernel_sa_family_t sa_family_t;
+
+struct sockaddr {
+	sa_family_t sa_family;
+	union {
+		char sa_data_min[14];
+		struct {
+			struct {} __empty_sa_data;
+			char sa_data[0];
+		};
+	};
+};
+
+struct ubuf_info;
+
+struct msghdr {
+	void *msg_name;
+	int msg_namelen;
+	int msg_inq;
+	struct iov_iter msg_iter;
+	union {
+		void *msg_control;
+		void *msg_control_user;
+	};
+	bool msg_control_is_user: 1;
+	bool msg_get_inq: 1;
+	unsigned int msg_flags;
+	__kernel_size_t msg_controllen;
+	struct kiocb *msg_iocb;
+	struct ubuf_info *msg_ubuf;
+	int (*sg_from_iter)(struct sk_buff *, struct iov_iter *, size_t);
+};
+
+struct ubuf_info_ops;
+
+struct ubuf_info {
+	const struct ubuf_info_ops *ops;
+	refcount_t refcnt;
+	u8 flags;
+};
+
+typedef struct {
+	unsigned int clock_rate;
+	unsigned int clock_type;
+	short unsigned int loopback;
+} sync_serial_settings;
+
+typedef struct {
+	unsigned int clock_rate;
+	unsigned int clock_type;
+	short unsigned int loopback;
+	unsigned int slot_map;
+} te1_settings;
+
+typedef struct {
+	short unsigned int encoding;
+	short unsigned int parity;
+} raw_hdlc_proto;
+
+typedef struct {
+	unsigned int t391;
+	unsigned int t392;
+	unsigned int n391;
+	unsigned int n392;
+	unsigned int n393;
+	short unsigned int lmi;
+	short unsigned int dce;
+} fr_proto;
+
+typedef struct {
+	unsigned int dlci;
+} fr_proto_pvc;
+
+typedef struct {
+	unsigned int dlci;
+	char master[16];
+} fr_proto_pvc_info;
+
+typedef struct {
+	unsigned int interval;
+	unsigned int timeout;
+} cisco_proto;
+
+typedef struct {
+	short unsigned int dce;
+	unsigned int modulo;
+	unsigned int window;
+	unsigned int t1;
+	unsigned int t2;
+	unsigned int n2;
+} x25_hdlc_proto;
+
+struct ifmap {
+	long unsigned int mem_start;
+	long unsigned int mem_end;
+	short unsigned int base_addr;
+	unsigned char irq;
+	unsigned char dma;
+	unsigned char port;
+};
+
+struct if_settings {
+	unsigned int type;
+	unsigned int size;
+	union {
+		raw_hdlc_proto *raw_hdlc;
+		cisco_proto *cisco;
+		fr_proto *fr;
+		fr_proto_pvc *fr_pvc;
+		fr_proto_pvc_info *fr_pvc_info;
+		x25_hdlc_proto *x25;
+		sync_serial_settings *sync;
+		te1_settings *te1;
+	} ifs_ifsu;
+};
+
+struct ifreq {
+	union {
+		char ifrn_name[16];
+	} ifr_ifrn;
+	union {
+		struct sockaddr ifru_addr;
+		struct sockaddr ifru_dstaddr;
+		struct sockaddr ifru_broadaddr;
+		struct sockaddr ifru_netmask;
+		struct sockaddr ifru_hwaddr;
+		short int ifru_flags;
+		int ifru_ivalue;
+		int ifru_mtu;
+		struct ifmap ifru_map;
+		char ifru_slave[16];
+		char ifru_newname[16];
+		void *ifru_data;
+		struct if_settings ifru_settings;
+	} ifr_ifru;
+};
+
+struct ld_semaphore {
+	atomic_long_t count;
+	raw_spinlock_t wait_lock;
+	unsigned int wait_readers;
+	struct list_head read_wait;
+	struct list_head write_wait;
+};
+
+typedef unsigned int tcflag_t;
+
+typedef unsigned char cc_t;
+
+typedef unsigned int speed_t;
+
+struct ktermios {
+	tcflag_t c_iflag;
+	tcflag_t c_oflag;
+	tcflag_t c_cflag;
+	tcflag_t c_lflag;
+	cc_t c_line;
+	cc_t c_cc[19];
+	speed_t c_ispeed;
+	speed_t c_ospeed;
+};
+
+struct winsize {
+	short unsigned int ws_row;
+	short unsigned int ws_col;
+	short unsigned int ws_xpixel;
+	short unsigned int ws_ypixel;
+};
+
+struct tty_driver;
+
+struct tty_port;
+
+struct tty_operations;
+
+struct tty_ldisc;
+
+struct tty_struct {
+	struct kref kref;
+	int index;
+	struct device *dev;
+	struct tty_driver *driver;
+	struct tty_port *port;
+	const struct tty_operations *ops;
+	struct tty_ldisc *ldisc;
+	struct ld_semaphore ldisc_sem;
+	struct mutex atomic_write_lock;
+	struct mutex legacy_mutex;
+	struct mutex throttle_mutex;
+	struct rw_semaphore termios_rwsem;
+	struct mutex winsize_mutex;
+	struct ktermios termios;
+	struct ktermios termios_locked;
+	char name[64];
+	long unsigned int flags;
+	int count;
+	unsigned int receive_room;
+	struct winsize winsize;
+	struct {
+		spinlock_t lock;
+		bool stopped;
+		bool tco_stopped;
+	} flow;
+	struct {
+		struct pid *pgrp;
+		struct pid *session;
+		spinlock_t lock;
+		unsigned char pktstatus;
+		bool packet;
+	} ctrl;
+	bool hw_stopped;
+	bool closing;
+	int flow_change;
+	struct tty_struct *link;
+	struct fasync_struct *fasync;
+	wait_queue_head_t write_wait;
+	wait_queue_head_t read_wait;
+	wait_queue_head_t break_wait;
+	struct work_struct hangup_work;
+	void *disc_data;
+	void *driver_data;
+	spinlock_t files_lock;
+	int write_cnt;
+	u8 *write_buf;
+	struct list_head tty_files;
+	struct work_struct SAK_work;
+};
+
+struct posix_acl_entry {
+	short int e_tag;
+	short unsigned int e_perm;
+	union {
+		kuid_t e_uid;
+		kgid_t e_gid;
+	};
+};
+
+struct posix_acl {
+	refcount_t a_refcount;
+	struct callback_head a_rcu;
+	unsigned int a_count;
+	struct posix_acl_entry a_entries[0];
+};
+
 typedef __u64 __addrpair;
 
 typedef __u32 __portpair;
 
-typedef struct {} possible_net_t;
+typedef struct {
+	struct net *net;
+} possible_net_t;
 
 struct proto;
 
@@ -8431,113 +9110,6 @@ struct sock {
 	struct callback_head sk_rcu;
 	netns_tracker ns_tracker;
 	struct xarray sk_user_frags;
-};
-
-struct ld_semaphore {
-	atomic_long_t count;
-	raw_spinlock_t wait_lock;
-	unsigned int wait_readers;
-	struct list_head read_wait;
-	struct list_head write_wait;
-};
-
-typedef unsigned int tcflag_t;
-
-typedef unsigned char cc_t;
-
-typedef unsigned int speed_t;
-
-struct ktermios {
-	tcflag_t c_iflag;
-	tcflag_t c_oflag;
-	tcflag_t c_cflag;
-	tcflag_t c_lflag;
-	cc_t c_line;
-	cc_t c_cc[19];
-	speed_t c_ispeed;
-	speed_t c_ospeed;
-};
-
-struct winsize {
-	short unsigned int ws_row;
-	short unsigned int ws_col;
-	short unsigned int ws_xpixel;
-	short unsigned int ws_ypixel;
-};
-
-struct tty_driver;
-
-struct tty_port;
-
-struct tty_operations;
-
-struct tty_ldisc;
-
-struct tty_struct {
-	struct kref kref;
-	int index;
-	struct device *dev;
-	struct tty_driver *driver;
-	struct tty_port *port;
-	const struct tty_operations *ops;
-	struct tty_ldisc *ldisc;
-	struct ld_semaphore ldisc_sem;
-	struct mutex atomic_write_lock;
-	struct mutex legacy_mutex;
-	struct mutex throttle_mutex;
-	struct rw_semaphore termios_rwsem;
-	struct mutex winsize_mutex;
-	struct ktermios termios;
-	struct ktermios termios_locked;
-	char name[64];
-	long unsigned int flags;
-	int count;
-	unsigned int receive_room;
-	struct winsize winsize;
-	struct {
-		spinlock_t lock;
-		bool stopped;
-		bool tco_stopped;
-	} flow;
-	struct {
-		struct pid *pgrp;
-		struct pid *session;
-		spinlock_t lock;
-		unsigned char pktstatus;
-		bool packet;
-	} ctrl;
-	bool hw_stopped;
-	bool closing;
-	int flow_change;
-	struct tty_struct *link;
-	struct fasync_struct *fasync;
-	wait_queue_head_t write_wait;
-	wait_queue_head_t read_wait;
-	wait_queue_head_t break_wait;
-	struct work_struct hangup_work;
-	void *disc_data;
-	void *driver_data;
-	spinlock_t files_lock;
-	int write_cnt;
-	u8 *write_buf;
-	struct list_head tty_files;
-	struct work_struct SAK_work;
-};
-
-struct posix_acl_entry {
-	short int e_tag;
-	short unsigned int e_perm;
-	union {
-		kuid_t e_uid;
-		kgid_t e_gid;
-	};
-};
-
-struct posix_acl {
-	refcount_t a_refcount;
-	struct callback_head a_rcu;
-	unsigned int a_count;
-	struct posix_acl_entry a_entries[0];
 };
 
 struct serial_icounter_struct;
@@ -9142,52 +9714,7 @@ struct net_device {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
-	long: 64;
 	u8 priv[0];
-};
-
-typedef short unsigned int __kernel_sa_family_t;
-
-typedef __kernel_sa_family_t sa_family_t;
-
-struct sockaddr {
-	sa_family_t sa_family;
-	union {
-		char sa_data_min[14];
-		struct {
-			struct {} __empty_sa_data;
-			char sa_data[0];
-		};
-	};
-};
-
-struct ubuf_info;
-
-struct msghdr {
-	void *msg_name;
-	int msg_namelen;
-	int msg_inq;
-	struct iov_iter msg_iter;
-	union {
-		void *msg_control;
-		void *msg_control_user;
-	};
-	bool msg_control_is_user: 1;
-	bool msg_get_inq: 1;
-	unsigned int msg_flags;
-	__kernel_size_t msg_controllen;
-	struct kiocb *msg_iocb;
-	struct ubuf_info *msg_ubuf;
-	int (*sg_from_iter)(struct sk_buff *, struct iov_iter *, size_t);
-};
-
-struct ubuf_info_ops;
-
-struct ubuf_info {
-	const struct ubuf_info_ops *ops;
-	refcount_t refcnt;
-	u8 flags;
 };
 
 struct prot_inuse {
@@ -9482,6 +10009,7 @@ struct proto_ops {
 	int (*getname)(struct socket *, struct sockaddr *, int);
 	__poll_t (*poll)(struct file *, struct socket *, struct poll_table_struct *);
 	int (*ioctl)(struct socket *, unsigned int, long unsigned int);
+	int (*compat_ioctl)(struct socket *, unsigned int, long unsigned int);
 	int (*gettstamp)(struct socket *, void *, bool, bool);
 	int (*listen)(struct socket *, int);
 	int (*shutdown)(struct socket *, int);
@@ -9507,102 +10035,6 @@ struct proto_accept_arg {
 	int err;
 	int is_empty;
 	bool kern;
-};
-
-typedef struct {
-	unsigned int clock_rate;
-	unsigned int clock_type;
-	short unsigned int loopback;
-} sync_serial_settings;
-
-typedef struct {
-	unsigned int clock_rate;
-	unsigned int clock_type;
-	short unsigned int loopback;
-	unsigned int slot_map;
-} te1_settings;
-
-typedef struct {
-	short unsigned int encoding;
-	short unsigned int parity;
-} raw_hdlc_proto;
-
-typedef struct {
-	unsigned int t391;
-	unsigned int t392;
-	unsigned int n391;
-	unsigned int n392;
-	unsigned int n393;
-	short unsigned int lmi;
-	short unsigned int dce;
-} fr_proto;
-
-typedef struct {
-	unsigned int dlci;
-} fr_proto_pvc;
-
-typedef struct {
-	unsigned int dlci;
-	char master[16];
-} fr_proto_pvc_info;
-
-typedef struct {
-	unsigned int interval;
-	unsigned int timeout;
-} cisco_proto;
-
-typedef struct {
-	short unsigned int dce;
-	unsigned int modulo;
-	unsigned int window;
-	unsigned int t1;
-	unsigned int t2;
-	unsigned int n2;
-} x25_hdlc_proto;
-
-struct ifmap {
-	long unsigned int mem_start;
-	long unsigned int mem_end;
-	short unsigned int base_addr;
-	unsigned char irq;
-	unsigned char dma;
-	unsigned char port;
-};
-
-struct if_settings {
-	unsigned int type;
-	unsigned int size;
-	union {
-		raw_hdlc_proto *raw_hdlc;
-		cisco_proto *cisco;
-		fr_proto *fr;
-		fr_proto_pvc *fr_pvc;
-		fr_proto_pvc_info *fr_pvc_info;
-		x25_hdlc_proto *x25;
-		sync_serial_settings *sync;
-		te1_settings *te1;
-	} ifs_ifsu;
-};
-
-struct ifreq {
-	union {
-		char ifrn_name[16];
-	} ifr_ifrn;
-	union {
-		struct sockaddr ifru_addr;
-		struct sockaddr ifru_dstaddr;
-		struct sockaddr ifru_broadaddr;
-		struct sockaddr ifru_netmask;
-		struct sockaddr ifru_hwaddr;
-		short int ifru_flags;
-		int ifru_ivalue;
-		int ifru_mtu;
-		struct ifmap ifru_map;
-		char ifru_slave[16];
-		char ifru_newname[16];
-		void *ifru_data;
-		struct if_settings ifru_settings;
-	} ifr_ifru;
 };
 
 struct nlmsghdr {
@@ -10630,6 +11062,7 @@ struct proto {
 	int (*setsockopt)(struct sock *, int, int, sockptr_t, unsigned int);
 	int (*getsockopt)(struct sock *, int, int, char *, int *);
 	void (*keepalive)(struct sock *, int);
+	int (*compat_ioctl)(struct sock *, unsigned int, long unsigned int);
 	int (*sendmsg)(struct sock *, struct msghdr *, size_t);
 	int (*recvmsg)(struct sock *, struct msghdr *, size_t, int, int *);
 	void (*splice_eof)(struct socket *);
@@ -10980,6 +11413,10 @@ enum pcpu_fc {
 
 typedef long int (*sys_call_ptr_t)(const struct pt_regs *);
 
+struct static_key_true {
+	struct static_key key;
+};
+
 struct io_bitmap {
 	u64 sequence;
 	refcount_t refcnt;
@@ -10997,6 +11434,12 @@ enum syscall_work_bit {
 	SYSCALL_WORK_BIT_SYSCALL_EXIT_TRAP = 6,
 };
 
+enum rseq_cs_flags_bit {
+	RSEQ_CS_FLAG_NO_RESTART_ON_PREEMPT_BIT = 0,
+	RSEQ_CS_FLAG_NO_RESTART_ON_SIGNAL_BIT = 1,
+	RSEQ_CS_FLAG_NO_RESTART_ON_MIGRATE_BIT = 2,
+};
+
 struct syscall_metadata {
 	const char *name;
 	int syscall_nr;
@@ -11007,6 +11450,21 @@ struct syscall_metadata {
 	struct trace_event_call *enter_event;
 	struct trace_event_call *exit_event;
 };
+
+enum rseq_event_mask_bits {
+	RSEQ_EVENT_PREEMPT_BIT = 0,
+	RSEQ_EVENT_SIGNAL_BIT = 1,
+	RSEQ_EVENT_MIGRATE_BIT = 2,
+};
+
+struct irqentry_state {
+	union {
+		bool exit_rcu;
+		bool lockdep;
+	};
+};
+
+typedef struct irqentry_state irqentry_state_t;
 
 struct alt_instr {
 	s32 instr_offset;
@@ -11105,6 +11563,8 @@ struct vm_special_mapping {
 	void (*close)(const struct vm_special_mapping *, struct vm_area_struct *);
 };
 
+typedef unsigned int zap_flags_t;
+
 enum node_stat_item {
 	NR_LRU_BASE = 0,
 	NR_INACTIVE_ANON = 0,
@@ -11154,6 +11614,12 @@ enum node_stat_item {
 	PGDEMOTE_DIRECT = 41,
 	PGDEMOTE_KHUGEPAGED = 42,
 	NR_VM_NODE_STAT_ITEMS = 43,
+};
+
+struct zap_details {
+	struct folio *single_folio;
+	bool even_cows;
+	zap_flags_t zap_flags;
 };
 
 struct timens_offsets {
@@ -11278,6 +11744,32 @@ enum {
 	NR_MM_COUNTERS = 4,
 };
 
+enum {
+	DQF_ROOT_SQUASH_B = 0,
+	DQF_SYS_FILE_B = 16,
+	DQF_PRIVATE = 17,
+};
+
+enum {
+	DQST_LOOKUPS = 0,
+	DQST_DROPS = 1,
+	DQST_READS = 2,
+	DQST_WRITES = 3,
+	DQST_CACHE_HITS = 4,
+	DQST_ALLOC_DQUOTS = 5,
+	DQST_FREE_DQUOTS = 6,
+	DQST_SYNCS = 7,
+	_DQST_DQSTAT_LAST = 8,
+};
+
+enum {
+	SB_UNFROZEN = 0,
+	SB_FREEZE_WRITE = 1,
+	SB_FREEZE_PAGEFAULT = 2,
+	SB_FREEZE_FS = 3,
+	SB_FREEZE_COMPLETE = 4,
+};
+
 typedef long unsigned int p4dval_t;
 
 typedef struct {
@@ -11350,6 +11842,13 @@ enum fixed_addresses {
 	FIX_BTMAP_END = 1024,
 	FIX_BTMAP_BEGIN = 1535,
 	__end_of_fixed_addresses = 1536,
+};
+
+struct seccomp_data {
+	int nr;
+	__u32 arch;
+	__u64 instruction_pointer;
+	__u64 args[6];
 };
 
 enum x86_pf_error_code {
@@ -11519,10 +12018,6 @@ struct perf_event_mmap_page {
 	__u64 aux_tail;
 	__u64 aux_offset;
 	__u64 aux_size;
-};
-
-struct static_key_false {
-	struct static_key key;
 };
 
 typedef struct {
@@ -12039,6 +12534,11 @@ struct stack_info {
 struct stack_frame {
 	struct stack_frame *next_frame;
 	long unsigned int return_address;
+};
+
+struct stack_frame_ia32 {
+	u32 next_frame;
+	u32 return_address;
 };
 
 struct perf_guest_switch_msr {
@@ -13590,6 +14090,18 @@ struct pci_error_handlers {
 	void (*cor_error_detected)(struct pci_dev *);
 };
 
+struct syscore_ops {
+	int (*suspend)(void *);
+	void (*resume)(void *);
+	void (*shutdown)(void *);
+};
+
+struct syscore {
+	struct list_head node;
+	const struct syscore_ops *ops;
+	void *data;
+};
+
 union ibs_fetch_ctl {
 	__u64 val;
 	struct {
@@ -13763,91 +14275,6 @@ struct fpu_guest {
 	u64 xfd_err;
 	unsigned int uabi_size;
 	struct fpstate *fpstate;
-};
-
-struct rcu_segcblist {
-	struct callback_head *head;
-	struct callback_head **tails[4];
-	long unsigned int gp_seq[4];
-	long int len;
-	long int seglen[4];
-	u8 flags;
-};
-
-struct srcu_node;
-
-struct srcu_struct;
-
-struct srcu_data {
-	atomic_long_t srcu_lock_count[2];
-	atomic_long_t srcu_unlock_count[2];
-	int srcu_nmi_safety;
-	long: 64;
-	long: 64;
-	long: 64;
-	spinlock_t lock;
-	struct rcu_segcblist srcu_cblist;
-	long unsigned int srcu_gp_seq_needed;
-	long unsigned int srcu_gp_seq_needed_exp;
-	bool srcu_cblist_invoking;
-	struct timer_list delay_work;
-	struct work_struct work;
-	struct callback_head srcu_barrier_head;
-	struct srcu_node *mynode;
-	long unsigned int grpmask;
-	int cpu;
-	struct srcu_struct *ssp;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-	long: 64;
-};
-
-struct srcu_node {
-	spinlock_t lock;
-	long unsigned int srcu_have_cbs[4];
-	long unsigned int srcu_data_have_cbs[4];
-	long unsigned int srcu_gp_seq_needed_exp;
-	struct srcu_node *srcu_parent;
-	int grplo;
-	int grphi;
-};
-
-struct srcu_usage;
-
-struct srcu_struct {
-	unsigned int srcu_idx;
-	struct srcu_data *sda;
-	struct lockdep_map dep_map;
-	struct srcu_usage *srcu_sup;
-};
-
-struct srcu_usage {
-	struct srcu_node *node;
-	struct srcu_node *level[2];
-	int srcu_size_state;
-	struct mutex srcu_cb_mutex;
-	spinlock_t lock;
-	struct mutex srcu_gp_mutex;
-	long unsigned int srcu_gp_seq;
-	long unsigned int srcu_gp_seq_needed;
-	long unsigned int srcu_gp_seq_needed_exp;
-	long unsigned int srcu_gp_start;
-	long unsigned int srcu_last_gp_end;
-	long unsigned int srcu_size_jiffies;
-	long unsigned int srcu_n_lock_retries;
-	long unsigned int srcu_n_exp_nodelay;
-	bool sda_is_static;
-	long unsigned int srcu_barrier_seq;
-	struct mutex srcu_barrier_mutex;
-	struct completion srcu_barrier_completion;
-	atomic_t srcu_barrier_cpu_cnt;
-	long unsigned int reschedule_jiffies;
-	long unsigned int reschedule_count;
-	struct delayed_work work;
-	struct srcu_struct *srcu_ssp;
 };
 
 struct interval_tree_node {
@@ -15374,45 +15801,6 @@ union x86_pmu_config {
 		u64 ho: 1;
 	} bits;
 	u64 value;
-};
-
-enum pageflags {
-	PG_locked = 0,
-	PG_writeback = 1,
-	PG_referenced = 2,
-	PG_uptodate = 3,
-	PG_dirty = 4,
-	PG_lru = 5,
-	PG_head = 6,
-	PG_waiters = 7,
-	PG_active = 8,
-	PG_workingset = 9,
-	PG_owner_priv_1 = 10,
-	PG_owner_2 = 11,
-	PG_arch_1 = 12,
-	PG_reserved = 13,
-	PG_private = 14,
-	PG_private_2 = 15,
-	PG_reclaim = 16,
-	PG_swapbacked = 17,
-	PG_unevictable = 18,
-	PG_mlocked = 19,
-	__NR_PAGEFLAGS = 20,
-	PG_readahead = 16,
-	PG_swapcache = 10,
-	PG_checked = 10,
-	PG_anon_exclusive = 11,
-	PG_mappedtodisk = 11,
-	PG_fscache = 15,
-	PG_pinned = 10,
-	PG_savepinned = 4,
-	PG_foreign = 10,
-	PG_xen_remapped = 10,
-	PG_isolated = 16,
-	PG_reported = 3,
-	PG_has_hwpoisoned = 8,
-	PG_large_rmappable = 9,
-	PG_partially_mapped = 16,
 };
 
 struct bts_ctx {
@@ -18340,32 +18728,6 @@ struct x86_platform_ops {
 	struct x86_guest guest;
 };
 
-enum {
-	DQF_ROOT_SQUASH_B = 0,
-	DQF_SYS_FILE_B = 16,
-	DQF_PRIVATE = 17,
-};
-
-enum {
-	DQST_LOOKUPS = 0,
-	DQST_DROPS = 1,
-	DQST_READS = 2,
-	DQST_WRITES = 3,
-	DQST_CACHE_HITS = 4,
-	DQST_ALLOC_DQUOTS = 5,
-	DQST_FREE_DQUOTS = 6,
-	DQST_SYNCS = 7,
-	_DQST_DQSTAT_LAST = 8,
-};
-
-enum {
-	SB_UNFROZEN = 0,
-	SB_FREEZE_WRITE = 1,
-	SB_FREEZE_PAGEFAULT = 2,
-	SB_FREEZE_FS = 3,
-	SB_FREEZE_COMPLETE = 4,
-};
-
 struct real_mode_header {
 	u32 text_start;
 	u32 ro_end;
@@ -18373,6 +18735,8 @@ struct real_mode_header {
 	u32 trampoline_header;
 	u32 trampoline_start64;
 	u32 trampoline_pgd;
+	u32 wakeup_start;
+	u32 wakeup_header;
 	u32 machine_real_restart_asm;
 	u32 machine_real_restart_seg;
 };
@@ -18761,6 +19125,10 @@ enum which_selector {
 	GS = 1,
 };
 
+typedef struct {
+	void *lock;
+} class_irq_t;
+
 struct ksignal {
 	struct k_sigaction ka;
 	kernel_siginfo_t info;
@@ -18836,6 +19204,112 @@ struct __large_struct {
 	long unsigned int buf[100];
 };
 
+typedef u32 compat_size_t;
+
+typedef s32 compat_clock_t;
+
+typedef s32 compat_pid_t;
+
+typedef s32 compat_timer_t;
+
+typedef s32 compat_int_t;
+
+typedef u32 compat_ulong_t;
+
+typedef u32 __compat_uid32_t;
+
+typedef s64 compat_s64;
+
+typedef u32 compat_sigset_word;
+
+struct compat_sigaltstack {
+	compat_uptr_t ss_sp;
+	int ss_flags;
+	compat_size_t ss_size;
+};
+
+typedef struct compat_sigaltstack compat_stack_t;
+
+typedef struct {
+	compat_sigset_word sig[2];
+} compat_sigset_t;
+
+union compat_sigval {
+	compat_int_t sival_int;
+	compat_uptr_t sival_ptr;
+};
+
+typedef union compat_sigval compat_sigval_t;
+
+struct compat_siginfo {
+	int si_signo;
+	int si_errno;
+	int si_code;
+	union {
+		int _pad[29];
+		struct {
+			compat_pid_t _pid;
+			__compat_uid32_t _uid;
+		} _kill;
+		struct {
+			compat_timer_t _tid;
+			int _overrun;
+			compat_sigval_t _sigval;
+		} _timer;
+		struct {
+			compat_pid_t _pid;
+			__compat_uid32_t _uid;
+			compat_sigval_t _sigval;
+		} _rt;
+		struct {
+			compat_pid_t _pid;
+			__compat_uid32_t _uid;
+			int _status;
+			compat_clock_t _utime;
+			compat_clock_t _stime;
+		} _sigchld;
+		struct {
+			compat_pid_t _pid;
+			__compat_uid32_t _uid;
+			int _status;
+			compat_s64 _utime;
+			compat_s64 _stime;
+		} __attribute__((packed)) _sigchld_x32;
+		struct {
+			compat_uptr_t _addr;
+			union {
+				int _trapno;
+				short int _addr_lsb;
+				struct {
+					char _dummy_bnd[4];
+					compat_uptr_t _lower;
+					compat_uptr_t _upper;
+				} _addr_bnd;
+				struct {
+					char _dummy_pkey[4];
+					u32 _pkey;
+				} _addr_pkey;
+				struct {
+					compat_ulong_t _data;
+					u32 _type;
+					u32 _flags;
+				} _perf;
+			};
+		} _sigfault;
+		struct {
+			compat_long_t _band;
+			int _fd;
+		} _sigpoll;
+		struct {
+			compat_uptr_t _call_addr;
+			int _syscall;
+			unsigned int _arch;
+		} _sigsys;
+	} _sifields;
+};
+
+typedef struct compat_siginfo compat_siginfo_t;
+
 struct ucontext {
 	long unsigned int uc_flags;
 	struct ucontext *uc_link;
@@ -18848,6 +19322,21 @@ struct rt_sigframe {
 	char *pretcode;
 	struct ucontext uc;
 	struct siginfo info;
+};
+
+struct ucontext_x32 {
+	unsigned int uc_flags;
+	unsigned int uc_link;
+	compat_stack_t uc_stack;
+	unsigned int uc__pad0;
+	struct sigcontext_64 uc_mcontext;
+	compat_sigset_t uc_sigmask;
+};
+
+struct rt_sigframe_x32 {
+	u64 pretcode;
+	struct ucontext_x32 uc;
+	compat_siginfo_t info;
 };
 
 enum bug_trap_type {
@@ -18922,66 +19411,14 @@ enum die_val {
 	DIE_NMIUNKNOWN = 12,
 };
 
-struct irqentry_state {
-	union {
-		bool exit_rcu;
-		bool lockdep;
-	};
-};
-
-typedef struct irqentry_state irqentry_state_t;
-
 enum kernel_gp_hint {
 	GP_NO_HINT = 0,
 	GP_NON_CANONICAL = 1,
 	GP_CANONICAL = 2,
+	GP_LASS_USER = 3,
 };
 
 typedef long unsigned int irq_hw_number_t;
-
-enum irqreturn {
-	IRQ_NONE = 0,
-	IRQ_HANDLED = 1,
-	IRQ_WAKE_THREAD = 2,
-};
-
-typedef enum irqreturn irqreturn_t;
-
-typedef irqreturn_t (*irq_handler_t)(int, void *);
-
-struct irqaction {
-	irq_handler_t handler;
-	void *dev_id;
-	void *percpu_dev_id;
-	struct irqaction *next;
-	irq_handler_t thread_fn;
-	struct task_struct *thread;
-	struct irqaction *secondary;
-	unsigned int irq;
-	unsigned int flags;
-	long unsigned int thread_flags;
-	long unsigned int thread_mask;
-	const char *name;
-	struct proc_dir_entry *dir;
-	struct callback_head thread_dtor;
-	long: 64;
-	long: 64;
-};
-
-struct irq_affinity_notify {
-	unsigned int irq;
-	struct kref kref;
-	struct work_struct work;
-	void (*notify)(struct irq_affinity_notify *, const cpumask_t *);
-	void (*release)(struct kref *);
-};
-
-enum irqchip_irq_state {
-	IRQCHIP_STATE_PENDING = 0,
-	IRQCHIP_STATE_ACTIVE = 1,
-	IRQCHIP_STATE_MASKED = 2,
-	IRQCHIP_STATE_LINE_LEVEL = 3,
-};
 
 enum irq_domain_bus_token {
 	DOMAIN_BUS_ANY = 0,
@@ -19029,6 +19466,50 @@ struct irq_domain {
 	unsigned int revmap_size;
 	struct xarray revmap_tree;
 	struct irq_data *revmap[0];
+};
+
+enum irqreturn {
+	IRQ_NONE = 0,
+	IRQ_HANDLED = 1,
+	IRQ_WAKE_THREAD = 2,
+};
+
+typedef enum irqreturn irqreturn_t;
+
+typedef irqreturn_t (*irq_handler_t)(int, void *);
+
+struct irqaction {
+	irq_handler_t handler;
+	void *dev_id;
+	void *percpu_dev_id;
+	struct irqaction *next;
+	irq_handler_t thread_fn;
+	struct task_struct *thread;
+	struct irqaction *secondary;
+	unsigned int irq;
+	unsigned int flags;
+	long unsigned int thread_flags;
+	long unsigned int thread_mask;
+	const char *name;
+	struct proc_dir_entry *dir;
+	struct callback_head thread_dtor;
+	long: 64;
+	long: 64;
+};
+
+struct irq_affinity_notify {
+	unsigned int irq;
+	struct kref kref;
+	struct work_struct work;
+	void (*notify)(struct irq_affinity_notify *, const cpumask_t *);
+	void (*release)(struct kref *);
+};
+
+enum irqchip_irq_state {
+	IRQCHIP_STATE_PENDING = 0,
+	IRQCHIP_STATE_ACTIVE = 1,
+	IRQCHIP_STATE_MASKED = 2,
+	IRQCHIP_STATE_LINE_LEVEL = 3,
 };
 
 struct irq_desc;
@@ -19085,6 +19566,10 @@ struct irq_desc {
 	long unsigned int threads_oneshot;
 	atomic_t threads_active;
 	wait_queue_head_t wait_for_threads;
+	unsigned int nr_actions;
+	unsigned int no_suspend_depth;
+	unsigned int cond_suspend_depth;
+	unsigned int force_resume_depth;
 	struct proc_dir_entry *dir;
 	struct callback_head rcu;
 	struct kobject kobj;
@@ -19093,8 +19578,6 @@ struct irq_desc {
 	struct module *owner;
 	const char *name;
 	struct hlist_node resend_node;
-	long: 64;
-	long: 64;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -19866,18 +20349,6 @@ enum {
 	IRQ_NO_DEBUG = 2097152,
 };
 
-struct syscore_ops {
-	int (*suspend)(void *);
-	void (*resume)(void *);
-	void (*shutdown)(void *);
-};
-
-struct syscore {
-	struct list_head node;
-	const struct syscore_ops *ops;
-	void *data;
-};
-
 struct legacy_pic {
 	int nr_legacy_irqs;
 	struct irq_chip *chip;
@@ -19907,6 +20378,196 @@ union text_poke_insn {
 struct jump_label_patch {
 	const void *code;
 	int size;
+};
+
+typedef short unsigned int __kernel_old_uid_t;
+
+typedef short unsigned int __kernel_old_gid_t;
+
+typedef struct {
+	int val[2];
+} __kernel_fsid_t;
+
+typedef __kernel_old_uid_t old_uid_t;
+
+typedef __kernel_old_gid_t old_gid_t;
+
+struct kernel_clone_args {
+	u64 flags;
+	int *pidfd;
+	int *child_tid;
+	int *parent_tid;
+	const char *name;
+	int exit_signal;
+	u32 kthread: 1;
+	u32 io_thread: 1;
+	u32 user_worker: 1;
+	u32 no_files: 1;
+	long unsigned int stack;
+	long unsigned int stack_size;
+	long unsigned int tls;
+	pid_t *set_tid;
+	size_t set_tid_size;
+	int cgroup;
+	int idle;
+	int (*fn)(void *);
+	void *fn_arg;
+	struct cgroup *cgrp;
+	struct css_set *cset;
+	unsigned int kill_seq;
+};
+
+struct kstatfs {
+	long int f_type;
+	long int f_bsize;
+	u64 f_blocks;
+	u64 f_bfree;
+	u64 f_bavail;
+	u64 f_files;
+	u64 f_ffree;
+	__kernel_fsid_t f_fsid;
+	long int f_namelen;
+	long int f_frsize;
+	long int f_flags;
+	long int f_spare[4];
+};
+
+struct stat64 {
+	long long unsigned int st_dev;
+	unsigned char __pad0[4];
+	unsigned int __st_ino;
+	unsigned int st_mode;
+	unsigned int st_nlink;
+	unsigned int st_uid;
+	unsigned int st_gid;
+	long long unsigned int st_rdev;
+	unsigned char __pad3[4];
+	long long int st_size;
+	unsigned int st_blksize;
+	long long int st_blocks;
+	unsigned int st_atime;
+	unsigned int st_atime_nsec;
+	unsigned int st_mtime;
+	unsigned int st_mtime_nsec;
+	unsigned int st_ctime;
+	unsigned int st_ctime_nsec;
+	long long unsigned int st_ino;
+} __attribute__((packed));
+
+struct mmap_arg_struct32 {
+	unsigned int addr;
+	unsigned int len;
+	unsigned int prot;
+	unsigned int flags;
+	unsigned int fd;
+	unsigned int offset;
+};
+
+struct _fpx_sw_bytes {
+	__u32 magic1;
+	__u32 extended_size;
+	__u64 xfeatures;
+	__u32 xstate_size;
+	__u32 padding[7];
+};
+
+struct _fpreg {
+	__u16 significand[4];
+	__u16 exponent;
+};
+
+struct _fpxreg {
+	__u16 significand[4];
+	__u16 exponent;
+	__u16 padding[3];
+};
+
+struct _xmmreg {
+	__u32 element[4];
+};
+
+struct _fpstate_32 {
+	__u32 cw;
+	__u32 sw;
+	__u32 tag;
+	__u32 ipoff;
+	__u32 cssel;
+	__u32 dataoff;
+	__u32 datasel;
+	struct _fpreg _st[8];
+	__u16 status;
+	__u16 magic;
+	__u32 _fxsr_env[6];
+	__u32 mxcsr;
+	__u32 reserved;
+	struct _fpxreg _fxsr_st[8];
+	struct _xmmreg _xmm[8];
+	union {
+		__u32 padding1[44];
+		__u32 padding[44];
+	};
+	union {
+		__u32 padding2[12];
+		struct _fpx_sw_bytes sw_reserved;
+	};
+};
+
+struct sigcontext_32 {
+	__u16 gs;
+	__u16 __gsh;
+	__u16 fs;
+	__u16 __fsh;
+	__u16 es;
+	__u16 __esh;
+	__u16 ds;
+	__u16 __dsh;
+	__u32 di;
+	__u32 si;
+	__u32 bp;
+	__u32 sp;
+	__u32 bx;
+	__u32 dx;
+	__u32 cx;
+	__u32 ax;
+	__u32 trapno;
+	__u32 err;
+	__u32 ip;
+	__u16 cs;
+	__u16 __csh;
+	__u32 flags;
+	__u32 sp_at_signal;
+	__u16 ss;
+	__u16 __ssh;
+	__u32 fpstate;
+	__u32 oldmask;
+	__u32 cr2;
+};
+
+struct ucontext_ia32 {
+	unsigned int uc_flags;
+	unsigned int uc_link;
+	compat_stack_t uc_stack;
+	struct sigcontext_32 uc_mcontext;
+	compat_sigset_t uc_sigmask;
+};
+
+struct sigframe_ia32 {
+	u32 pretcode;
+	int sig;
+	struct sigcontext_32 sc;
+	struct _fpstate_32 fpstate_unused;
+	unsigned int extramask[1];
+	char retcode[8];
+};
+
+struct rt_sigframe_ia32 {
+	u32 pretcode;
+	int sig;
+	u32 pinfo;
+	u32 puc;
+	compat_siginfo_t info;
+	struct ucontext_ia32 uc;
+	char retcode[8];
 };
 
 enum align_flags {
@@ -20109,6 +20770,8 @@ enum {
 	ATI_FORCE_HPET_RESUME = 5,
 };
 
+typedef u8 retpoline_thunk_t[32];
+
 struct tlb_state_shared {
 	bool is_lazy;
 };
@@ -20168,10 +20831,6 @@ struct bp_patching_desc {
 	int nr_entries;
 	atomic_t refs;
 };
-
-typedef struct {
-	void *lock;
-} class_irq_t;
 
 enum {
 	HW_BREAKPOINT_LEN_1 = 1,
@@ -20647,31 +21306,6 @@ enum x86_tag_mode {
 	X86_TAG_UAI = 2,
 };
 
-struct kernel_clone_args {
-	u64 flags;
-	int *pidfd;
-	int *child_tid;
-	int *parent_tid;
-	const char *name;
-	int exit_signal;
-	u32 kthread: 1;
-	u32 io_thread: 1;
-	u32 user_worker: 1;
-	u32 no_files: 1;
-	long unsigned int stack;
-	long unsigned int stack_size;
-	long unsigned int tls;
-	pid_t *set_tid;
-	size_t set_tid_size;
-	int cgroup;
-	int idle;
-	int (*fn)(void *);
-	void *fn_arg;
-	struct cgroup *cgrp;
-	struct css_set *cset;
-	unsigned int kill_seq;
-};
-
 enum tick_broadcast_mode {
 	TICK_BROADCAST_OFF = 0,
 	TICK_BROADCAST_ON = 1,
@@ -20742,6 +21376,17 @@ typedef void (*btf_trace_x86_fpu_copy_dst)(void *, struct fpu *);
 
 typedef void (*btf_trace_x86_fpu_xstate_check_failed)(void *, struct fpu *);
 
+struct user_i387_ia32_struct {
+	u32 cwd;
+	u32 swd;
+	u32 twd;
+	u32 fip;
+	u32 fcs;
+	u32 foo;
+	u32 fos;
+	u32 st_space[20];
+};
+
 struct membuf {
 	void *p;
 	size_t left;
@@ -20773,66 +21418,6 @@ enum xstate_copy_mode {
 	XSTATE_COPY_FP = 0,
 	XSTATE_COPY_FX = 1,
 	XSTATE_COPY_XSAVE = 2,
-};
-
-struct _fpx_sw_bytes {
-	__u32 magic1;
-	__u32 extended_size;
-	__u64 xfeatures;
-	__u32 xstate_size;
-	__u32 padding[7];
-};
-
-struct _fpreg {
-	__u16 significand[4];
-	__u16 exponent;
-};
-
-struct _fpxreg {
-	__u16 significand[4];
-	__u16 exponent;
-	__u16 padding[3];
-};
-
-struct _xmmreg {
-	__u32 element[4];
-};
-
-struct _fpstate_32 {
-	__u32 cw;
-	__u32 sw;
-	__u32 tag;
-	__u32 ipoff;
-	__u32 cssel;
-	__u32 dataoff;
-	__u32 datasel;
-	struct _fpreg _st[8];
-	__u16 status;
-	__u16 magic;
-	__u32 _fxsr_env[6];
-	__u32 mxcsr;
-	__u32 reserved;
-	struct _fpxreg _fxsr_st[8];
-	struct _xmmreg _xmm[8];
-	union {
-		__u32 padding1[44];
-		__u32 padding[44];
-	};
-	union {
-		__u32 padding2[12];
-		struct _fpx_sw_bytes sw_reserved;
-	};
-};
-
-struct user_i387_ia32_struct {
-	u32 cwd;
-	u32 swd;
-	u32 twd;
-	u32 fip;
-	u32 fcs;
-	u32 foo;
-	u32 fos;
-	u32 st_space[20];
 };
 
 struct pkru_state {
@@ -21738,6 +22323,18 @@ struct arch_hybrid_cpu_scale {
 	long unsigned int freq_ratio;
 };
 
+enum mod_mem_type {
+	MOD_TEXT = 0,
+	MOD_DATA = 1,
+	MOD_RODATA = 2,
+	MOD_RO_AFTER_INIT = 3,
+	MOD_INIT_TEXT = 4,
+	MOD_INIT_DATA = 5,
+	MOD_INIT_RODATA = 6,
+	MOD_MEM_NUM_TYPES = 7,
+	MOD_INVALID = -1,
+};
+
 struct cpuid_dep {
 	unsigned int feature;
 	unsigned int depends;
@@ -21783,6 +22380,14 @@ enum tsx_ctrl_states {
 	TSX_CTRL_DISABLE = 1,
 	TSX_CTRL_RTM_ALWAYS_ABORT = 2,
 	TSX_CTRL_NOT_SUPPORTED = 3,
+};
+
+enum energy_perf_value_index {
+	EPB_INDEX_PERFORMANCE = 0,
+	EPB_INDEX_BALANCE_PERFORMANCE = 1,
+	EPB_INDEX_NORMAL = 2,
+	EPB_INDEX_BALANCE_POWERSAVE = 3,
+	EPB_INDEX_POWERSAVE = 4,
 };
 
 union zen_patch_rev {
@@ -22451,6 +23056,24 @@ struct ioapic_domain_cfg {
 	const struct irq_domain_ops *ops;
 	struct device_node *dev;
 };
+
+struct wakeup_header {
+	u16 video_mode;
+	u32 pmode_entry;
+	u16 pmode_cs;
+	u32 pmode_cr0;
+	u32 pmode_cr3;
+	u32 pmode_cr4;
+	u32 pmode_efer_low;
+	u32 pmode_efer_high;
+	u64 pmode_gdt;
+	u32 pmode_misc_en_low;
+	u32 pmode_misc_en_high;
+	u32 pmode_behavior;
+	u32 realmode_flags;
+	u32 real_magic;
+	u32 signature;
+} __attribute__((packed));
 
 struct cpc_reg {
 	u8 descriptor;
@@ -23214,6 +23837,61 @@ struct optimized_kprobe {
 	struct arch_optimized_insn optinsn;
 };
 
+struct callthunk_sites {
+	s32 *call_start;
+	s32 *call_end;
+	struct alt_instr *alt_start;
+	struct alt_instr *alt_end;
+};
+
+typedef __u64 Elf64_Off;
+
+typedef __s64 Elf64_Sxword;
+
+struct elf64_rela {
+	Elf64_Addr r_offset;
+	Elf64_Xword r_info;
+	Elf64_Sxword r_addend;
+};
+
+typedef struct elf64_rela Elf64_Rela;
+
+struct elf64_hdr {
+	unsigned char e_ident[16];
+	Elf64_Half e_type;
+	Elf64_Half e_machine;
+	Elf64_Word e_version;
+	Elf64_Addr e_entry;
+	Elf64_Off e_phoff;
+	Elf64_Off e_shoff;
+	Elf64_Word e_flags;
+	Elf64_Half e_ehsize;
+	Elf64_Half e_phentsize;
+	Elf64_Half e_phnum;
+	Elf64_Half e_shentsize;
+	Elf64_Half e_shnum;
+	Elf64_Half e_shstrndx;
+};
+
+typedef struct elf64_hdr Elf64_Ehdr;
+
+struct elf64_shdr {
+	Elf64_Word sh_name;
+	Elf64_Word sh_type;
+	Elf64_Xword sh_flags;
+	Elf64_Addr sh_addr;
+	Elf64_Off sh_offset;
+	Elf64_Xword sh_size;
+	Elf64_Word sh_link;
+	Elf64_Word sh_info;
+	Elf64_Xword sh_addralign;
+	Elf64_Xword sh_entsize;
+};
+
+typedef struct elf64_shdr Elf64_Shdr;
+
+typedef irqreturn_t (*rtc_irq_handler)(int, void *);
+
 enum hpet_mode {
 	HPET_MODE_UNUSED = 0,
 	HPET_MODE_LEGACY = 1,
@@ -23278,6 +23956,12 @@ enum perf_sample_regs_abi {
 
 struct sched_domain_attr {
 	int relax_domain_level;
+};
+
+struct core_text {
+	long unsigned int base;
+	long unsigned int end;
+	const char *name;
 };
 
 enum cp_error_code {
@@ -23366,101 +24050,8 @@ struct map_range {
 	unsigned int page_size_mask;
 };
 
-enum kcore_type {
-	KCORE_TEXT = 0,
-	KCORE_VMALLOC = 1,
-	KCORE_RAM = 2,
-	KCORE_VMEMMAP = 3,
-	KCORE_USER = 4,
-};
-
-struct kcore_list {
-	struct list_head list;
-	long unsigned int addr;
-	size_t size;
-	int type;
-};
-
-struct trace_event_raw_x86_exceptions {
-	struct trace_entry ent;
-	long unsigned int address;
-	long unsigned int ip;
-	long unsigned int error_code;
-	char __data[0];
-};
-
-struct trace_event_data_offsets_x86_exceptions {};
-
-typedef void (*btf_trace_page_fault_user)(void *, long unsigned int, struct pt_regs *, long unsigned int);
-
-typedef void (*btf_trace_page_fault_kernel)(void *, long unsigned int, struct pt_regs *, long unsigned int);
-
-struct mem_section_usage {
-	struct callback_head rcu;
-	long unsigned int subsection_map[1];
-	long unsigned int pageblock_flags[0];
-};
-
-struct mem_section {
-	long unsigned int section_mem_map;
-	struct mem_section_usage *usage;
-};
-
-enum {
-	SECTION_MARKED_PRESENT_BIT = 0,
-	SECTION_HAS_MEM_MAP_BIT = 1,
-	SECTION_IS_ONLINE_BIT = 2,
-	SECTION_IS_EARLY_BIT = 3,
-	SECTION_MAP_LAST_BIT = 4,
-};
-
-enum {
-	IORES_MAP_SYSTEM_RAM = 1,
-	IORES_MAP_ENCRYPTED = 2,
-};
-
-struct ioremap_desc {
-	unsigned int flags;
-};
-
 struct cacheline_padding {
 	char x[0];
-};
-
-struct ptdesc {
-	long unsigned int __page_flags;
-	union {
-		struct callback_head pt_rcu_head;
-		struct list_head pt_list;
-		struct {
-			long unsigned int _pt_pad_1;
-			pgtable_t pmd_huge_pte;
-		};
-	};
-	long unsigned int __page_mapping;
-	union {
-		long unsigned int pt_index;
-		struct mm_struct *pt_mm;
-		atomic_t pt_frag_refcount;
-	};
-	union {
-		long unsigned int _pt_pad_2;
-		spinlock_t ptl;
-	};
-	unsigned int __page_type;
-	atomic_t __page_refcount;
-};
-
-enum pagetype {
-	PGTY_buddy = 240,
-	PGTY_offline = 241,
-	PGTY_table = 242,
-	PGTY_guard = 243,
-	PGTY_hugetlb = 244,
-	PGTY_slab = 245,
-	PGTY_zsmalloc = 246,
-	PGTY_unaccepted = 247,
-	PGTY_mapcount_underflow = 255,
 };
 
 struct zswap_lruvec_state {};
@@ -23606,6 +24197,100 @@ struct pglist_data {
 	long: 64;
 };
 
+enum kcore_type {
+	KCORE_TEXT = 0,
+	KCORE_VMALLOC = 1,
+	KCORE_RAM = 2,
+	KCORE_VMEMMAP = 3,
+	KCORE_USER = 4,
+};
+
+struct kcore_list {
+	struct list_head list;
+	long unsigned int addr;
+	size_t size;
+	int type;
+};
+
+struct trace_event_raw_x86_exceptions {
+	struct trace_entry ent;
+	long unsigned int address;
+	long unsigned int ip;
+	long unsigned int error_code;
+	char __data[0];
+};
+
+struct trace_event_data_offsets_x86_exceptions {};
+
+typedef void (*btf_trace_page_fault_user)(void *, long unsigned int, struct pt_regs *, long unsigned int);
+
+typedef void (*btf_trace_page_fault_kernel)(void *, long unsigned int, struct pt_regs *, long unsigned int);
+
+struct mem_section_usage {
+	struct callback_head rcu;
+	long unsigned int subsection_map[1];
+	long unsigned int pageblock_flags[0];
+};
+
+struct mem_section {
+	long unsigned int section_mem_map;
+	struct mem_section_usage *usage;
+};
+
+enum {
+	SECTION_MARKED_PRESENT_BIT = 0,
+	SECTION_HAS_MEM_MAP_BIT = 1,
+	SECTION_IS_ONLINE_BIT = 2,
+	SECTION_IS_EARLY_BIT = 3,
+	SECTION_MAP_LAST_BIT = 4,
+};
+
+enum {
+	IORES_MAP_SYSTEM_RAM = 1,
+	IORES_MAP_ENCRYPTED = 2,
+};
+
+struct ioremap_desc {
+	unsigned int flags;
+};
+
+struct ptdesc {
+	long unsigned int __page_flags;
+	union {
+		struct callback_head pt_rcu_head;
+		struct list_head pt_list;
+		struct {
+			long unsigned int _pt_pad_1;
+			pgtable_t pmd_huge_pte;
+		};
+	};
+	long unsigned int __page_mapping;
+	union {
+		long unsigned int pt_index;
+		struct mm_struct *pt_mm;
+		atomic_t pt_frag_refcount;
+		atomic_t pt_share_count;
+	};
+	union {
+		long unsigned int _pt_pad_2;
+		spinlock_t ptl;
+	};
+	unsigned int __page_type;
+	atomic_t __page_refcount;
+};
+
+enum pagetype {
+	PGTY_buddy = 240,
+	PGTY_offline = 241,
+	PGTY_table = 242,
+	PGTY_guard = 243,
+	PGTY_hugetlb = 244,
+	PGTY_slab = 245,
+	PGTY_zsmalloc = 246,
+	PGTY_unaccepted = 247,
+	PGTY_mapcount_underflow = 255,
+};
+
 typedef struct pglist_data pg_data_t;
 
 struct encoded_page;
@@ -23730,16 +24415,18 @@ enum vm_event_item {
 	DROP_PAGECACHE = 40,
 	DROP_SLAB = 41,
 	OOM_KILL = 42,
-	UNEVICTABLE_PGCULLED = 43,
-	UNEVICTABLE_PGSCANNED = 44,
-	UNEVICTABLE_PGRESCUED = 45,
-	UNEVICTABLE_PGMLOCKED = 46,
-	UNEVICTABLE_PGMUNLOCKED = 47,
-	UNEVICTABLE_PGCLEARED = 48,
-	UNEVICTABLE_PGSTRANDED = 49,
-	DIRECT_MAP_LEVEL2_SPLIT = 50,
-	DIRECT_MAP_LEVEL3_SPLIT = 51,
-	NR_VM_EVENT_ITEMS = 52,
+	HTLB_BUDDY_PGALLOC = 43,
+	HTLB_BUDDY_PGALLOC_FAIL = 44,
+	UNEVICTABLE_PGCULLED = 45,
+	UNEVICTABLE_PGSCANNED = 46,
+	UNEVICTABLE_PGRESCUED = 47,
+	UNEVICTABLE_PGMLOCKED = 48,
+	UNEVICTABLE_PGMUNLOCKED = 49,
+	UNEVICTABLE_PGCLEARED = 50,
+	UNEVICTABLE_PGSTRANDED = 51,
+	DIRECT_MAP_LEVEL2_SPLIT = 52,
+	DIRECT_MAP_LEVEL3_SPLIT = 53,
+	NR_VM_EVENT_ITEMS = 54,
 };
 
 struct cpa_data {
@@ -23792,6 +24479,52 @@ struct pagerange_state {
 	int not_ram;
 };
 
+struct hstate;
+
+struct hugepage_subpool {
+	spinlock_t lock;
+	long int count;
+	long int max_hpages;
+	long int used_hpages;
+	struct hstate *hstate;
+	long int min_hpages;
+	long int rsv_hpages;
+};
+
+struct hstate {
+	struct mutex resize_lock;
+	struct lock_class_key resize_key;
+	int next_nid_to_alloc;
+	int next_nid_to_free;
+	unsigned int order;
+	unsigned int demote_order;
+	long unsigned int mask;
+	long unsigned int max_huge_pages;
+	long unsigned int nr_huge_pages;
+	long unsigned int free_huge_pages;
+	long unsigned int resv_huge_pages;
+	long unsigned int surplus_huge_pages;
+	long unsigned int nr_overcommit_huge_pages;
+	struct list_head hugepage_activelist;
+	struct list_head hugepage_freelists[1];
+	unsigned int max_huge_pages_node[1];
+	unsigned int nr_huge_pages_node[1];
+	unsigned int free_huge_pages_node[1];
+	unsigned int surplus_huge_pages_node[1];
+	char name[32];
+};
+
+struct hugetlbfs_sb_info {
+	long int max_inodes;
+	long int free_inodes;
+	spinlock_t stat_lock;
+	struct hstate *hstate;
+	struct hugepage_subpool *spool;
+	kuid_t uid;
+	kgid_t gid;
+	umode_t mode;
+};
+
 struct trace_print_flags {
 	long unsigned int mask;
 	const char *name;
@@ -23808,6 +24541,7 @@ struct trace_event_raw_tagged_addr_ctrl {
 	int mode;
 	u64 untag_mask;
 	long int ret;
+	int reason;
 	char __data[0];
 };
 
@@ -23841,6 +24575,7 @@ struct trace_event_raw_tagged_addr_fault {
 	long unsigned int error_code;
 	long unsigned int ip;
 	int mode;
+	long unsigned int pointer;
 	char __data[0];
 };
 
@@ -23849,6 +24584,7 @@ struct trace_event_raw_tagged_addr_gp {
 	long unsigned int ip;
 	long unsigned int address;
 	int mode;
+	int trapnr;
 	char __data[0];
 };
 
@@ -23862,15 +24598,34 @@ struct trace_event_data_offsets_tagged_addr_fault {};
 
 struct trace_event_data_offsets_tagged_addr_gp {};
 
-typedef void (*btf_trace_tagged_addr_ctrl)(void *, int, int, int, int, int, int, u64, long int);
+typedef void (*btf_trace_tagged_addr_ctrl)(void *, int, int, int, int, int, int, u64, long int, int);
 
 typedef void (*btf_trace_tagged_addr_untag)(void *, long unsigned int, long unsigned int, long unsigned int, int);
 
 typedef void (*btf_trace_tagged_addr_mode_switch)(void *, u64, u64, int, int, int, int, long unsigned int, bool);
 
-typedef void (*btf_trace_tagged_addr_fault)(void *, long unsigned int, long unsigned int, long unsigned int, long unsigned int, int);
+typedef void (*btf_trace_tagged_addr_fault)(void *, long unsigned int, long unsigned int, long unsigned int, long unsigned int, int, long unsigned int);
 
-typedef void (*btf_trace_tagged_addr_gp)(void *, long unsigned int, long unsigned int, int);
+typedef void (*btf_trace_tagged_addr_gp)(void *, long unsigned int, long unsigned int, int, int);
+
+enum tag_refusal {
+	TAG_OFFERED = 0,
+	TAG_NO_BACKEND = 1,
+	TAG_SYSCTL = 2,
+	TAG_NO_LASS = 3,
+	TAG_UAI_MITIGATIONS = 4,
+};
+
+enum pti_mode {
+	PTI_AUTO = 0,
+	PTI_FORCE_OFF = 1,
+	PTI_FORCE_ON = 2,
+};
+
+enum pti_clone_level {
+	PTI_CLONE_PMD = 0,
+	PTI_CLONE_PTE = 1,
+};
 
 enum {
 	BPF_REG_0 = 0,
@@ -24312,6 +25067,12 @@ struct cpu_down_work {
 	enum cpuhp_state target;
 };
 
+enum cpu_mitigations {
+	CPU_MITIGATIONS_OFF = 0,
+	CPU_MITIGATIONS_AUTO = 1,
+	CPU_MITIGATIONS_AUTO_NOSMT = 2,
+};
+
 struct __kernel_old_timeval {
 	__kernel_long_t tv_sec;
 	__kernel_long_t tv_usec;
@@ -24358,6 +25119,32 @@ struct pipe_inode_info {
 	struct fasync_struct *fasync_writers;
 	struct pipe_buffer *bufs;
 	struct user_struct *user;
+};
+
+struct old_timeval32 {
+	old_time32_t tv_sec;
+	s32 tv_usec;
+};
+
+typedef u32 compat_uint_t;
+
+struct compat_rusage {
+	struct old_timeval32 ru_utime;
+	struct old_timeval32 ru_stime;
+	compat_long_t ru_maxrss;
+	compat_long_t ru_ixrss;
+	compat_long_t ru_idrss;
+	compat_long_t ru_isrss;
+	compat_long_t ru_minflt;
+	compat_long_t ru_majflt;
+	compat_long_t ru_nswap;
+	compat_long_t ru_inblock;
+	compat_long_t ru_oublock;
+	compat_long_t ru_msgsnd;
+	compat_long_t ru_msgrcv;
+	compat_long_t ru_nsignals;
+	compat_long_t ru_nvcsw;
+	compat_long_t ru_nivcsw;
 };
 
 struct pipe_buf_operations;
@@ -24431,12 +25218,6 @@ struct wait_bit_key {
 struct wait_bit_queue_entry {
 	struct wait_bit_key key;
 	struct wait_queue_entry wq_entry;
-};
-
-struct trace_eval_map {
-	const char *system;
-	const char *eval_string;
-	long unsigned int eval_value;
 };
 
 struct trace_event_raw_irq_handler_entry {
@@ -24666,6 +25447,19 @@ struct ptrace_syscall_info {
 	};
 };
 
+struct ptrace_rseq_configuration {
+	__u64 rseq_abi_pointer;
+	__u32 rseq_abi_size;
+	__u32 signature;
+	__u32 flags;
+	__u32 pad;
+};
+
+struct compat_iovec {
+	compat_uptr_t iov_base;
+	compat_size_t iov_len;
+};
+
 typedef long unsigned int old_sigset_t;
 
 enum siginfo_layout {
@@ -24685,6 +25479,22 @@ enum siginfo_layout {
 
 struct fd {
 	long unsigned int word;
+};
+
+typedef u32 compat_old_sigset_t;
+
+struct compat_sigaction {
+	compat_uptr_t sa_handler;
+	compat_ulong_t sa_flags;
+	compat_uptr_t sa_restorer;
+	compat_sigset_t sa_mask;
+};
+
+struct compat_old_sigaction {
+	compat_uptr_t sa_handler;
+	compat_old_sigset_t sa_mask;
+	compat_ulong_t sa_flags;
+	compat_uptr_t sa_restorer;
 };
 
 enum {
@@ -24779,6 +25589,18 @@ struct rlimit64 {
 	__u64 rlim_max;
 };
 
+struct compat_tms {
+	compat_clock_t tms_utime;
+	compat_clock_t tms_stime;
+	compat_clock_t tms_cutime;
+	compat_clock_t tms_cstime;
+};
+
+struct compat_rlimit {
+	compat_ulong_t rlim_cur;
+	compat_ulong_t rlim_max;
+};
+
 struct oldold_utsname {
 	char sysname[9];
 	char nodename[9];
@@ -24832,6 +25654,23 @@ struct tms {
 
 struct getcpu_cache {
 	long unsigned int blob[16];
+};
+
+struct compat_sysinfo {
+	s32 uptime;
+	u32 loads[3];
+	u32 totalram;
+	u32 freeram;
+	u32 sharedram;
+	u32 bufferram;
+	u32 totalswap;
+	u32 freeswap;
+	u16 procs;
+	u16 pad;
+	u32 totalhigh;
+	u32 freehigh;
+	u32 mem_unit;
+	char _f[8];
 };
 
 struct subprocess_info {
@@ -25293,25 +26132,6 @@ enum {
 	KERNEL_PARAM_FL_HWPARAM = 2,
 };
 
-struct module_param_attrs;
-
-struct module_kobject {
-	struct kobject kobj;
-	struct module *mod;
-	struct kobject *drivers_dir;
-	struct module_param_attrs *mp;
-	struct completion *kobj_completion;
-};
-
-struct module_attribute {
-	struct attribute attr;
-	ssize_t (*show)(struct module_attribute *, struct module_kobject *, char *);
-	ssize_t (*store)(struct module_attribute *, struct module_kobject *, const char *, size_t);
-	void (*setup)(struct module *, const char *);
-	int (*test)(struct module *);
-	void (*free)(struct module *);
-};
-
 struct param_attribute {
 	struct module_attribute mattr;
 	const struct kernel_param *param;
@@ -25516,10 +26336,6 @@ struct pin_cookie {};
 typedef struct {
 	void *lock;
 } class_preempt_t;
-
-struct static_key_true {
-	struct static_key key;
-};
 
 typedef struct {
 	raw_spinlock_t *lock;
@@ -26836,6 +27652,8 @@ struct cpuidle_state_usage {
 	long long unsigned int above;
 	long long unsigned int below;
 	long long unsigned int rejected;
+	long long unsigned int s2idle_usage;
+	long long unsigned int s2idle_time;
 };
 
 struct cpuidle_device;
@@ -26999,6 +27817,12 @@ struct task_cputime {
 enum tick_broadcast_state {
 	TICK_BROADCAST_EXIT = 0,
 	TICK_BROADCAST_ENTER = 1,
+};
+
+enum s2idle_states {
+	S2IDLE_STATE_NONE = 0,
+	S2IDLE_STATE_ENTER = 1,
+	S2IDLE_STATE_WAKE = 2,
 };
 
 typedef struct {
@@ -27338,6 +28162,75 @@ struct miscdevice {
 	const struct attribute_group **groups;
 	const char *nodename;
 	umode_t mode;
+};
+
+typedef int suspend_state_t;
+
+enum suspend_stat_step {
+	SUSPEND_WORKING = 0,
+	SUSPEND_FREEZE = 1,
+	SUSPEND_PREPARE = 2,
+	SUSPEND_SUSPEND = 3,
+	SUSPEND_SUSPEND_LATE = 4,
+	SUSPEND_SUSPEND_NOIRQ = 5,
+	SUSPEND_RESUME_NOIRQ = 6,
+	SUSPEND_RESUME_EARLY = 7,
+	SUSPEND_RESUME = 8,
+};
+
+struct suspend_stats {
+	unsigned int step_failures[8];
+	unsigned int success;
+	unsigned int fail;
+	int last_failed_dev;
+	char failed_devs[80];
+	int last_failed_errno;
+	int errno[2];
+	int last_failed_step;
+	u64 last_hw_sleep;
+	u64 total_hw_sleep;
+	u64 max_hw_sleep;
+	enum suspend_stat_step failed_steps[2];
+};
+
+struct pm_vt_switch {
+	struct list_head head;
+	struct device *dev;
+	bool required;
+};
+
+struct platform_suspend_ops {
+	int (*valid)(suspend_state_t);
+	int (*begin)(suspend_state_t);
+	int (*prepare)(void);
+	int (*prepare_late)(void);
+	int (*enter)(suspend_state_t);
+	void (*wake)(void);
+	void (*finish)(void);
+	bool (*suspend_again)(void);
+	void (*end)(void);
+	void (*recover)(void);
+};
+
+struct platform_s2idle_ops {
+	int (*begin)(void);
+	int (*prepare)(void);
+	int (*prepare_late)(void);
+	void (*check)(void);
+	bool (*wake)(void);
+	void (*restore_early)(void);
+	void (*restore)(void);
+	void (*end)(void);
+};
+
+enum {
+	TEST_NONE = 0,
+	TEST_CORE = 1,
+	TEST_CPUS = 2,
+	TEST_PLATFORM = 3,
+	TEST_DEVICES = 4,
+	TEST_FREEZER = 5,
+	__TEST_AFTER_LAST = 6,
 };
 
 struct sysrq_key_op {
@@ -27704,6 +28597,7 @@ struct proc_ops {
 	int (*proc_release)(struct inode *, struct file *);
 	__poll_t (*proc_poll)(struct file *, struct poll_table_struct *);
 	long int (*proc_ioctl)(struct file *, unsigned int, long unsigned int);
+	long int (*proc_compat_ioctl)(struct file *, unsigned int, long unsigned int);
 	int (*proc_mmap)(struct file *, struct vm_area_struct *);
 	long unsigned int (*proc_get_unmapped_area)(struct file *, long unsigned int, long unsigned int, long unsigned int, long unsigned int);
 };
@@ -28453,13 +29347,6 @@ struct trace_event_data_offsets_swiotlb_bounced {
 
 typedef void (*btf_trace_swiotlb_bounced)(void *, struct device *, dma_addr_t, size_t);
 
-struct seccomp_data {
-	int nr;
-	__u32 arch;
-	__u64 instruction_pointer;
-	__u64 args[6];
-};
-
 struct trace_event_raw_sys_enter {
 	struct trace_entry ent;
 	long int id;
@@ -28488,6 +29375,204 @@ struct ptrace_sud_config {
 	__u64 offset;
 	__u64 len;
 };
+
+struct latch_tree_root {
+	seqcount_latch_t seq;
+	struct rb_root tree[2];
+};
+
+struct module_use {
+	struct list_head source_list;
+	struct list_head target_list;
+	struct module *source;
+	struct module *target;
+};
+
+enum kernel_read_file_id {
+	READING_UNKNOWN = 0,
+	READING_FIRMWARE = 1,
+	READING_MODULE = 2,
+	READING_KEXEC_IMAGE = 3,
+	READING_KEXEC_INITRAMFS = 4,
+	READING_POLICY = 5,
+	READING_X509_CERTIFICATE = 6,
+	READING_MAX_ID = 7,
+};
+
+enum kernel_load_data_id {
+	LOADING_UNKNOWN = 0,
+	LOADING_FIRMWARE = 1,
+	LOADING_MODULE = 2,
+	LOADING_KEXEC_IMAGE = 3,
+	LOADING_KEXEC_INITRAMFS = 4,
+	LOADING_POLICY = 5,
+	LOADING_X509_CERTIFICATE = 6,
+	LOADING_MAX_ID = 7,
+};
+
+struct load_info {
+	const char *name;
+	struct module *mod;
+	Elf64_Ehdr *hdr;
+	long unsigned int len;
+	Elf64_Shdr *sechdrs;
+	char *secstrings;
+	char *strtab;
+	long unsigned int symoffs;
+	long unsigned int stroffs;
+	long unsigned int init_typeoffs;
+	long unsigned int core_typeoffs;
+	bool sig_ok;
+	long unsigned int mod_kallsyms_init_off;
+	struct {
+		unsigned int sym;
+		unsigned int str;
+		unsigned int mod;
+		unsigned int vers;
+		unsigned int info;
+		unsigned int pcpu;
+	} index;
+};
+
+enum mod_license {
+	NOT_GPL_ONLY = 0,
+	GPL_ONLY = 1,
+};
+
+struct find_symbol_arg {
+	const char *name;
+	bool gplok;
+	bool warn;
+	struct module *owner;
+	const s32 *crc;
+	const struct kernel_symbol *sym;
+	enum mod_license license;
+};
+
+enum fail_dup_mod_reason {
+	FAIL_DUP_MOD_BECOMING = 0,
+	FAIL_DUP_MOD_LOAD = 1,
+};
+
+struct mod_tree_root {
+	struct latch_tree_root root;
+	long unsigned int addr_min;
+	long unsigned int addr_max;
+};
+
+struct trace_event_raw_module_load {
+	struct trace_entry ent;
+	unsigned int taints;
+	u32 __data_loc_name;
+	char __data[0];
+};
+
+struct trace_event_raw_module_free {
+	struct trace_entry ent;
+	u32 __data_loc_name;
+	char __data[0];
+};
+
+struct trace_event_raw_module_refcnt {
+	struct trace_entry ent;
+	long unsigned int ip;
+	int refcnt;
+	u32 __data_loc_name;
+	char __data[0];
+};
+
+struct trace_event_raw_module_request {
+	struct trace_entry ent;
+	long unsigned int ip;
+	bool wait;
+	u32 __data_loc_name;
+	char __data[0];
+};
+
+struct trace_event_data_offsets_module_load {
+	u32 name;
+	const void *name_ptr_;
+};
+
+struct trace_event_data_offsets_module_free {
+	u32 name;
+	const void *name_ptr_;
+};
+
+struct trace_event_data_offsets_module_refcnt {
+	u32 name;
+	const void *name_ptr_;
+};
+
+struct trace_event_data_offsets_module_request {
+	u32 name;
+	const void *name_ptr_;
+};
+
+typedef void (*btf_trace_module_load)(void *, struct module *);
+
+typedef void (*btf_trace_module_free)(void *, struct module *);
+
+typedef void (*btf_trace_module_get)(void *, struct module *, long unsigned int);
+
+typedef void (*btf_trace_module_put)(void *, struct module *, long unsigned int);
+
+typedef void (*btf_trace_module_request)(void *, char *, bool, long unsigned int);
+
+struct symsearch {
+	const struct kernel_symbol *start;
+	const struct kernel_symbol *stop;
+	const s32 *crcs;
+	enum mod_license license;
+};
+
+struct mod_initfree {
+	struct llist_node node;
+	void *init_text;
+	void *init_data;
+	void *init_rodata;
+};
+
+struct idempotent {
+	const void *cookie;
+	struct hlist_node entry;
+	struct completion complete;
+	int ret;
+};
+
+struct latch_tree_ops {
+	bool (*less)(struct latch_tree_node *, struct latch_tree_node *);
+	int (*comp)(void *, struct latch_tree_node *);
+};
+
+enum {
+	PROC_ENTRY_PERMANENT = 1,
+	PROC_ENTRY_proc_read_iter = 2,
+	PROC_ENTRY_proc_compat_ioctl = 4,
+	PROC_ENTRY_proc_lseek = 8,
+};
+
+struct module_sect_attr {
+	struct bin_attribute battr;
+	long unsigned int address;
+};
+
+struct module_sect_attrs {
+	struct attribute_group grp;
+	unsigned int nsections;
+	struct module_sect_attr attrs[0];
+};
+
+struct module_notes_attrs {
+	struct kobject *dir;
+	unsigned int notes;
+	struct bin_attribute attrs[0];
+};
+
+typedef struct {
+	spinlock_t *lock;
+	long unsigned int flags;
+} class_spinlock_irqsave_t;
 
 struct stacktrace_cookie {
 	long unsigned int *store;
@@ -28812,6 +29897,77 @@ struct tk_fast {
 	struct tk_read_base base[2];
 };
 
+struct rtc_wkalrm {
+	unsigned char enabled;
+	unsigned char pending;
+	struct rtc_time time;
+};
+
+struct rtc_param {
+	__u64 param;
+	union {
+		__u64 uvalue;
+		__s64 svalue;
+		__u64 ptr;
+	};
+	__u32 index;
+	__u32 __pad;
+};
+
+struct rtc_class_ops {
+	int (*ioctl)(struct device *, unsigned int, long unsigned int);
+	int (*read_time)(struct device *, struct rtc_time *);
+	int (*set_time)(struct device *, struct rtc_time *);
+	int (*read_alarm)(struct device *, struct rtc_wkalrm *);
+	int (*set_alarm)(struct device *, struct rtc_wkalrm *);
+	int (*proc)(struct device *, struct seq_file *);
+	int (*alarm_irq_enable)(struct device *, unsigned int);
+	int (*read_offset)(struct device *, long int *);
+	int (*set_offset)(struct device *, long int);
+	int (*param_get)(struct device *, struct rtc_param *);
+	int (*param_set)(struct device *, struct rtc_param *);
+};
+
+struct rtc_device;
+
+struct rtc_timer {
+	struct timerqueue_node node;
+	ktime_t period;
+	void (*func)(struct rtc_device *);
+	struct rtc_device *rtc;
+	int enabled;
+};
+
+struct rtc_device {
+	struct device dev;
+	struct module *owner;
+	int id;
+	const struct rtc_class_ops *ops;
+	struct mutex ops_lock;
+	struct cdev char_dev;
+	long unsigned int flags;
+	long unsigned int irq_data;
+	spinlock_t irq_lock;
+	wait_queue_head_t irq_queue;
+	struct fasync_struct *async_queue;
+	int irq_freq;
+	int max_user_freq;
+	struct timerqueue_head timerqueue;
+	struct rtc_timer aie_timer;
+	struct rtc_timer uie_rtctimer;
+	struct hrtimer pie_timer;
+	int pie_enabled;
+	struct work_struct irqwork;
+	long unsigned int set_offset_nsec;
+	long unsigned int features[1];
+	time64_t range_min;
+	timeu64_t range_max;
+	timeu64_t alarm_offset_max;
+	time64_t start_secs;
+	time64_t offset_secs;
+	bool set_start_time;
+};
+
 enum audit_ntp_type {
 	AUDIT_NTP_OFFSET = 0,
 	AUDIT_NTP_FREQ = 1,
@@ -28900,21 +30056,11 @@ struct timecounter {
 
 typedef __kernel_timer_t timer_t;
 
-struct rtc_wkalrm {
-	unsigned char enabled;
-	unsigned char pending;
-	struct rtc_time time;
-};
-
-struct rtc_param {
-	__u64 param;
-	union {
-		__u64 uvalue;
-		__s64 svalue;
-		__u64 ptr;
-	};
-	__u32 index;
-	__u32 __pad;
+struct class_interface {
+	struct list_head node;
+	const struct class *class;
+	int (*add_dev)(struct device *);
+	void (*remove_dev)(struct device *);
 };
 
 enum alarmtimer_type {
@@ -29000,60 +30146,6 @@ struct k_clock {
 	void (*timer_wait_running)(struct k_itimer *);
 };
 
-struct rtc_class_ops {
-	int (*ioctl)(struct device *, unsigned int, long unsigned int);
-	int (*read_time)(struct device *, struct rtc_time *);
-	int (*set_time)(struct device *, struct rtc_time *);
-	int (*read_alarm)(struct device *, struct rtc_wkalrm *);
-	int (*set_alarm)(struct device *, struct rtc_wkalrm *);
-	int (*proc)(struct device *, struct seq_file *);
-	int (*alarm_irq_enable)(struct device *, unsigned int);
-	int (*read_offset)(struct device *, long int *);
-	int (*set_offset)(struct device *, long int);
-	int (*param_get)(struct device *, struct rtc_param *);
-	int (*param_set)(struct device *, struct rtc_param *);
-};
-
-struct rtc_device;
-
-struct rtc_timer {
-	struct timerqueue_node node;
-	ktime_t period;
-	void (*func)(struct rtc_device *);
-	struct rtc_device *rtc;
-	int enabled;
-};
-
-struct rtc_device {
-	struct device dev;
-	struct module *owner;
-	int id;
-	const struct rtc_class_ops *ops;
-	struct mutex ops_lock;
-	struct cdev char_dev;
-	long unsigned int flags;
-	long unsigned int irq_data;
-	spinlock_t irq_lock;
-	wait_queue_head_t irq_queue;
-	struct fasync_struct *async_queue;
-	int irq_freq;
-	int max_user_freq;
-	struct timerqueue_head timerqueue;
-	struct rtc_timer aie_timer;
-	struct rtc_timer uie_rtctimer;
-	struct hrtimer pie_timer;
-	int pie_enabled;
-	struct work_struct irqwork;
-	long unsigned int set_offset_nsec;
-	long unsigned int features[1];
-	time64_t range_min;
-	timeu64_t range_max;
-	timeu64_t alarm_offset_max;
-	time64_t start_secs;
-	time64_t offset_secs;
-	bool set_start_time;
-};
-
 struct platform_driver {
 	int (*probe)(struct platform_device *);
 	union {
@@ -29125,6 +30217,20 @@ struct sigevent {
 
 typedef struct sigevent sigevent_t;
 
+struct compat_sigevent {
+	compat_sigval_t sigev_value;
+	compat_int_t sigev_signo;
+	compat_int_t sigev_notify;
+	union {
+		compat_int_t _pad[13];
+		compat_int_t _tid;
+		struct {
+			compat_uptr_t _function;
+			compat_uptr_t _attribute;
+		} _sigev_thread;
+	} _sigev_un;
+};
+
 struct posix_clock;
 
 struct posix_clock_context;
@@ -29164,6 +30270,11 @@ struct posix_clock_desc {
 struct __kernel_old_itimerval {
 	struct __kernel_old_timeval it_interval;
 	struct __kernel_old_timeval it_value;
+};
+
+struct old_itimerval32 {
+	struct old_timeval32 it_interval;
+	struct old_timeval32 it_value;
 };
 
 struct ce_unbind {
@@ -29348,6 +30459,11 @@ struct tmigr_walk {
 };
 
 typedef bool (*up_f)(struct tmigr_group *, struct tmigr_group *, struct tmigr_walk *);
+
+struct proc_timens_offset {
+	int clockid;
+	struct timespec64 val;
+};
 
 union futex_key {
 	struct {
@@ -29868,6 +30984,25 @@ struct bpf_iter__ksym {
 	};
 };
 
+enum migrate_reason {
+	MR_COMPACTION = 0,
+	MR_MEMORY_FAILURE = 1,
+	MR_MEMORY_HOTPLUG = 2,
+	MR_SYSCALL = 3,
+	MR_MEMPOLICY_MBIND = 4,
+	MR_NUMA_MISPLACED = 5,
+	MR_CONTIG_RANGE = 6,
+	MR_LONGTERM_PIN = 7,
+	MR_DEMOTION = 8,
+	MR_DAMON = 9,
+	MR_TYPES = 10,
+};
+
+typedef struct {
+	void *lock;
+	unsigned int flags;
+} class_no_notify_signal_t;
+
 struct cpu_stop_done {
 	atomic_t nr_todo;
 	int ret;
@@ -29899,13 +31034,6 @@ struct multi_stop_data {
 	const struct cpumask *active_cpus;
 	enum multi_stop_state state;
 	atomic_t thread_ack;
-};
-
-struct bug_entry {
-	int bug_addr_disp;
-	int file_disp;
-	short unsigned int line;
-	short unsigned int flags;
 };
 
 typedef void (*rethook_handler_t)(struct rethook_node *, void *, long unsigned int, struct pt_regs *);
@@ -29958,7 +31086,118 @@ enum kprobe_slot_state {
 	SLOT_USED = 2,
 };
 
-typedef const int tracepoint_ptr_t;
+struct action_cache {
+	long unsigned int allow_native[8];
+	long unsigned int allow_compat[8];
+};
+
+struct notification;
+
+struct seccomp_filter {
+	refcount_t refs;
+	refcount_t users;
+	bool log;
+	bool wait_killable_recv;
+	struct action_cache cache;
+	struct seccomp_filter *prev;
+	struct bpf_prog *prog;
+	struct notification *notif;
+	struct mutex notify_lock;
+	wait_queue_head_t wqh;
+};
+
+struct seccomp_notif_sizes {
+	__u16 seccomp_notif;
+	__u16 seccomp_notif_resp;
+	__u16 seccomp_data;
+};
+
+struct seccomp_notif {
+	__u64 id;
+	__u32 pid;
+	__u32 flags;
+	struct seccomp_data data;
+};
+
+struct seccomp_notif_resp {
+	__u64 id;
+	__s64 val;
+	__s32 error;
+	__u32 flags;
+};
+
+struct seccomp_notif_addfd {
+	__u64 id;
+	__u32 flags;
+	__u32 srcfd;
+	__u32 newfd;
+	__u32 newfd_flags;
+};
+
+struct sock_fprog {
+	short unsigned int len;
+	struct sock_filter *filter;
+};
+
+typedef unsigned int (*bpf_func_t)(const void *, const struct bpf_insn *);
+
+struct compat_sock_fprog {
+	u16 len;
+	compat_uptr_t filter;
+};
+
+typedef unsigned int (*bpf_dispatcher_fn)(const void *, const struct bpf_insn *, unsigned int (*)(const void *, const struct bpf_insn *));
+
+typedef int (*bpf_aux_classic_check_t)(struct sock_filter *, unsigned int);
+
+enum notify_state {
+	SECCOMP_NOTIFY_INIT = 0,
+	SECCOMP_NOTIFY_SENT = 1,
+	SECCOMP_NOTIFY_REPLIED = 2,
+};
+
+struct seccomp_knotif {
+	struct task_struct *task;
+	u64 id;
+	const struct seccomp_data *data;
+	enum notify_state state;
+	int error;
+	long int val;
+	u32 flags;
+	struct completion ready;
+	struct list_head list;
+	struct list_head addfd;
+};
+
+struct seccomp_kaddfd {
+	struct file *file;
+	int fd;
+	unsigned int flags;
+	__u32 ioctl_flags;
+	union {
+		bool setfd;
+		int ret;
+	};
+	struct completion completion;
+	struct list_head list;
+};
+
+struct notification {
+	atomic_t requests;
+	u32 flags;
+	u64 next_id;
+	struct list_head notifications;
+};
+
+struct seccomp_log_name {
+	u32 log;
+	const char *name;
+};
+
+struct tp_module {
+	struct list_head list;
+	struct module *mod;
+};
 
 enum tp_func_state {
 	TP_FUNC_0 = 0,
@@ -30417,6 +31656,13 @@ struct ftrace_graph_data {
 	struct ftrace_hash *new_hash;
 	const struct seq_operations *seq_ops;
 	struct trace_parser parser;
+};
+
+struct ftrace_mod_func {
+	struct list_head list;
+	char *name;
+	long unsigned int ip;
+	unsigned int size;
 };
 
 struct ftrace_mod_map {
@@ -30962,6 +32208,11 @@ struct stat_session {
 	struct rb_root stat_root;
 	struct mutex stat_mutex;
 	struct dentry *file;
+};
+
+struct trace_bprintk_fmt {
+	struct list_head list;
+	const char *fmt;
 };
 
 struct saved_cmdlines_buffer {
@@ -31649,8 +32900,6 @@ struct bpf_mem_alloc {
 	void *dtor_ctx;
 };
 
-typedef unsigned int (*bpf_func_t)(const void *, const struct bpf_insn *);
-
 struct bpf_local_storage_map_bucket;
 
 struct bpf_local_storage_map {
@@ -31999,8 +33248,6 @@ struct bpf_bprintf_data {
 	bool get_buf;
 };
 
-typedef unsigned int (*bpf_dispatcher_fn)(const void *, const struct bpf_insn *, unsigned int (*)(const void *, const struct bpf_insn *));
-
 struct bpf_active_lock {
 	void *ptr;
 	u32 id;
@@ -32170,6 +33417,11 @@ struct trace_event_data_offsets_bpf_trace_printk {
 };
 
 typedef void (*btf_trace_bpf_trace_printk)(void *, const char *);
+
+struct bpf_trace_module {
+	struct module *module;
+	struct list_head list;
+};
 
 typedef u64 (*btf_bpf_probe_read_user)(void *, u32, const void *);
 
@@ -32600,6 +33852,61 @@ typedef void (*btf_trace_dev_pm_qos_remove_request)(void *, const char *, enum d
 
 typedef void (*btf_trace_guest_halt_poll_ns)(void *, bool, unsigned int, unsigned int);
 
+struct trace_event_raw_rpm_internal {
+	struct trace_entry ent;
+	u32 __data_loc_name;
+	int flags;
+	int usage_count;
+	int disable_depth;
+	int runtime_auto;
+	int request_pending;
+	int irq_safe;
+	int child_count;
+	char __data[0];
+};
+
+struct trace_event_raw_rpm_return_int {
+	struct trace_entry ent;
+	u32 __data_loc_name;
+	long unsigned int ip;
+	int ret;
+	char __data[0];
+};
+
+struct trace_event_raw_rpm_status {
+	struct trace_entry ent;
+	u32 __data_loc_name;
+	int status;
+	char __data[0];
+};
+
+struct trace_event_data_offsets_rpm_internal {
+	u32 name;
+	const void *name_ptr_;
+};
+
+struct trace_event_data_offsets_rpm_return_int {
+	u32 name;
+	const void *name_ptr_;
+};
+
+struct trace_event_data_offsets_rpm_status {
+	u32 name;
+	const void *name_ptr_;
+};
+
+typedef void (*btf_trace_rpm_suspend)(void *, struct device *, int);
+
+typedef void (*btf_trace_rpm_resume)(void *, struct device *, int);
+
+typedef void (*btf_trace_rpm_idle)(void *, struct device *, int);
+
+typedef void (*btf_trace_rpm_usage)(void *, struct device *, int);
+
+typedef void (*btf_trace_rpm_return_int)(void *, struct device *, long unsigned int, int);
+
+typedef void (*btf_trace_rpm_status)(void *, struct device *, enum rpm_status);
+
 struct dynevent_arg_pair {
 	const char *lhs;
 	const char *rhs;
@@ -32702,27 +34009,6 @@ struct xdp_md {
 	__u32 egress_ifindex;
 };
 
-struct latch_tree_root {
-	seqcount_latch_t seq;
-	struct rb_root tree[2];
-};
-
-struct latch_tree_ops {
-	bool (*less)(struct latch_tree_node *, struct latch_tree_node *);
-	int (*comp)(void *, struct latch_tree_node *);
-};
-
-enum bpf_cgroup_storage_type {
-	BPF_CGROUP_STORAGE_SHARED = 0,
-	BPF_CGROUP_STORAGE_PERCPU = 1,
-	__BPF_CGROUP_STORAGE_MAX = 2,
-};
-
-struct bpf_empty_prog_array {
-	struct bpf_prog_array hdr;
-	struct bpf_prog *null_prog;
-};
-
 struct rhash_lock_head;
 
 struct bucket_table {
@@ -32735,6 +34021,17 @@ struct bucket_table {
 	struct lockdep_map dep_map;
 	long: 64;
 	struct rhash_lock_head *buckets[0];
+};
+
+enum bpf_cgroup_storage_type {
+	BPF_CGROUP_STORAGE_SHARED = 0,
+	BPF_CGROUP_STORAGE_PERCPU = 1,
+	__BPF_CGROUP_STORAGE_MAX = 2,
+};
+
+struct bpf_empty_prog_array {
+	struct bpf_prog_array hdr;
+	struct bpf_prog *null_prog;
 };
 
 struct xdp_mem_info {
@@ -36960,6 +38257,18 @@ struct btf_show_snprintf {
 	int len;
 };
 
+enum {
+	BTF_MODULE_F_LIVE = 1,
+};
+
+struct btf_module {
+	struct list_head list;
+	struct module *module;
+	struct btf *btf;
+	struct bin_attribute *sysfs_attr;
+	int flags;
+};
+
 typedef u64 (*btf_bpf_btf_find_by_name_kind)(char *, int, u32, int);
 
 struct bpf_mem_cache {
@@ -36994,14 +38303,6 @@ struct bpf_mem_cache {
 
 struct bpf_mem_caches {
 	struct bpf_mem_cache cache[11];
-};
-
-typedef unsigned int zap_flags_t;
-
-struct zap_details {
-	struct folio *single_folio;
-	bool even_cows;
-	zap_flags_t zap_flags;
 };
 
 typedef int (*pte_fn_t)(pte_t *, long unsigned int, void *);
@@ -37773,6 +39074,11 @@ struct btf_name_info {
 	__u32 id;
 };
 
+struct static_call_tramp_key {
+	s32 tramp;
+	s32 key;
+};
+
 enum perf_event_read_format {
 	PERF_FORMAT_TOTAL_TIME_ENABLED = 1,
 	PERF_FORMAT_TOTAL_TIME_RUNNING = 2,
@@ -38224,11 +39530,163 @@ struct map_info {
 	long unsigned int vaddr;
 };
 
+struct parallel_data;
+
+struct padata_priv {
+	struct list_head list;
+	struct parallel_data *pd;
+	int cb_cpu;
+	unsigned int seq_nr;
+	int info;
+	void (*parallel)(struct padata_priv *);
+	void (*serial)(struct padata_priv *);
+};
+
+struct padata_cpumask {
+	cpumask_var_t pcpu;
+	cpumask_var_t cbcpu;
+};
+
+struct padata_shell;
+
+struct padata_list;
+
+struct padata_serial_queue;
+
+struct parallel_data {
+	struct padata_shell *ps;
+	struct padata_list *reorder_list;
+	struct padata_serial_queue *squeue;
+	refcount_t refcnt;
+	unsigned int seq_nr;
+	unsigned int processed;
+	int cpu;
+	struct padata_cpumask cpumask;
+};
+
+struct padata_list {
+	struct list_head list;
+	spinlock_t lock;
+};
+
+struct padata_serial_queue {
+	struct padata_list serial;
+	struct work_struct work;
+	struct parallel_data *pd;
+};
+
+struct padata_instance;
+
+struct padata_shell {
+	struct padata_instance *pinst;
+	struct parallel_data *pd;
+	struct parallel_data *opd;
+	struct list_head list;
+};
+
+struct padata_instance {
+	struct hlist_node cpuhp_node;
+	struct workqueue_struct *parallel_wq;
+	struct workqueue_struct *serial_wq;
+	struct list_head pslist;
+	struct padata_cpumask cpumask;
+	cpumask_var_t validate_cpumask;
+	struct kobject kobj;
+	struct mutex lock;
+	u8 flags;
+};
+
+struct padata_mt_job {
+	void (*thread_fn)(long unsigned int, long unsigned int, void *);
+	void *fn_arg;
+	long unsigned int start;
+	long unsigned int size;
+	long unsigned int align;
+	long unsigned int min_chunk;
+	int max_threads;
+	bool numa_aware;
+};
+
+struct padata_work {
+	struct work_struct pw_work;
+	struct list_head pw_list;
+	void *pw_data;
+};
+
+struct padata_mt_job_state {
+	spinlock_t lock;
+	struct completion completion;
+	struct padata_mt_job *job;
+	int nworks;
+	int nworks_fini;
+	long unsigned int chunk_size;
+};
+
+struct padata_sysfs_entry {
+	struct attribute attr;
+	ssize_t (*show)(struct padata_instance *, struct attribute *, char *);
+	ssize_t (*store)(struct padata_instance *, struct attribute *, const char *, size_t);
+};
+
+struct static_key_mod {
+	struct static_key_mod *next;
+	struct jump_entry *entries;
+	struct module *mod;
+};
+
 struct static_key_deferred {
 	struct static_key key;
 	long unsigned int timeout;
 	struct delayed_work work;
 };
+
+enum rseq_cpu_id_state {
+	RSEQ_CPU_ID_UNINITIALIZED = -1,
+	RSEQ_CPU_ID_REGISTRATION_FAILED = -2,
+};
+
+enum rseq_flags {
+	RSEQ_FLAG_UNREGISTER = 1,
+};
+
+enum rseq_cs_flags {
+	RSEQ_CS_FLAG_NO_RESTART_ON_PREEMPT = 1,
+	RSEQ_CS_FLAG_NO_RESTART_ON_SIGNAL = 2,
+	RSEQ_CS_FLAG_NO_RESTART_ON_MIGRATE = 4,
+};
+
+struct rseq_cs {
+	__u32 version;
+	__u32 flags;
+	__u64 start_ip;
+	__u64 post_commit_offset;
+	__u64 abort_ip;
+};
+
+struct trace_event_raw_rseq_update {
+	struct trace_entry ent;
+	s32 cpu_id;
+	s32 node_id;
+	s32 mm_cid;
+	char __data[0];
+};
+
+struct trace_event_raw_rseq_ip_fixup {
+	struct trace_entry ent;
+	long unsigned int regs_ip;
+	long unsigned int start_ip;
+	long unsigned int post_commit_offset;
+	long unsigned int abort_ip;
+	char __data[0];
+};
+
+struct trace_event_data_offsets_rseq_update {};
+
+struct trace_event_data_offsets_rseq_ip_fixup {};
+
+typedef void (*btf_trace_rseq_update)(void *, struct task_struct *);
+
+typedef void (*btf_trace_rseq_ip_fixup)(void *, long unsigned int, long unsigned int, long unsigned int, long unsigned int);
 
 typedef void (*xa_update_node_t)(struct xa_node *);
 
@@ -38243,20 +39701,6 @@ struct xa_state {
 	struct xa_node *xa_alloc;
 	xa_update_node_t xa_update;
 	struct list_lru *xa_lru;
-};
-
-enum migrate_reason {
-	MR_COMPACTION = 0,
-	MR_MEMORY_FAILURE = 1,
-	MR_MEMORY_HOTPLUG = 2,
-	MR_SYSCALL = 3,
-	MR_MEMPOLICY_MBIND = 4,
-	MR_NUMA_MISPLACED = 5,
-	MR_CONTIG_RANGE = 6,
-	MR_LONGTERM_PIN = 7,
-	MR_DEMOTION = 8,
-	MR_DAMON = 9,
-	MR_TYPES = 10,
 };
 
 enum {
@@ -38941,10 +40385,6 @@ enum scan_balance {
 	SCAN_FILE = 3,
 };
 
-typedef struct {
-	int val[2];
-} __kernel_fsid_t;
-
 typedef __u64 __le64;
 
 struct fileattr {
@@ -38956,21 +40396,6 @@ struct fileattr {
 	u32 fsx_cowextsize;
 	bool flags_valid: 1;
 	bool fsx_valid: 1;
-};
-
-struct kstatfs {
-	long int f_type;
-	long int f_bsize;
-	u64 f_blocks;
-	u64 f_bfree;
-	u64 f_bavail;
-	u64 f_files;
-	u64 f_ffree;
-	__kernel_fsid_t f_fsid;
-	long int f_namelen;
-	long int f_frsize;
-	long int f_flags;
-	long int f_spare[4];
 };
 
 enum mthp_stat_item {
@@ -38988,6 +40413,16 @@ enum mthp_stat_item {
 	MTHP_STAT_NR_ANON = 11,
 	MTHP_STAT_NR_ANON_PARTIALLY_MAPPED = 12,
 	__MTHP_STAT_COUNT = 13,
+};
+
+enum iter_type {
+	ITER_UBUF = 0,
+	ITER_IOVEC = 1,
+	ITER_BVEC = 2,
+	ITER_KVEC = 3,
+	ITER_FOLIOQ = 4,
+	ITER_XARRAY = 5,
+	ITER_DISCARD = 6,
 };
 
 struct xattr;
@@ -39070,15 +40505,7 @@ enum sgp_type {
 	SGP_FALLOC = 4,
 };
 
-enum iter_type {
-	ITER_UBUF = 0,
-	ITER_IOVEC = 1,
-	ITER_BVEC = 2,
-	ITER_KVEC = 3,
-	ITER_FOLIOQ = 4,
-	ITER_XARRAY = 5,
-	ITER_DISCARD = 6,
-};
+typedef long unsigned int pte_marker;
 
 enum fid_type {
 	FILEID_ROOT = 0,
@@ -39128,8 +40555,6 @@ struct fid {
 		};
 	};
 };
-
-typedef long unsigned int pte_marker;
 
 struct shmem_falloc {
 	wait_queue_head_t *waitq;
@@ -39578,8 +41003,6 @@ enum lru_status {
 
 typedef enum lru_status (*list_lru_walk_cb)(struct list_head *, struct list_lru_one *, spinlock_t *, void *);
 
-struct hstate {};
-
 enum {
 	FOLL_TOUCH = 65536,
 	FOLL_TRIED = 131072,
@@ -39641,6 +41064,12 @@ struct unlink_vma_file_batch {
 };
 
 typedef int fpb_t;
+
+struct copy_subpage_arg {
+	struct folio *dst;
+	struct folio *src;
+	struct vm_area_struct *vma;
+};
 
 enum page_walk_lock {
 	PGWALK_RDLOCK = 0,
@@ -39844,6 +41273,16 @@ struct rmap_walk_control {
 	int (*done)(struct folio *);
 	struct anon_vma * (*anon_lock)(struct folio *, struct rmap_walk_control *);
 	bool (*invalid_vma)(struct vm_area_struct *, void *);
+};
+
+enum hugetlb_page_flags {
+	HPG_restore_reserve = 0,
+	HPG_migratable = 1,
+	HPG_temporary = 2,
+	HPG_freed = 3,
+	HPG_vmemmap_optimized = 4,
+	HPG_raw_hwp_unreliable = 5,
+	__NR_HPAGEFLAGS = 6,
 };
 
 struct trace_event_raw_tlb_flush {
@@ -40206,6 +41645,65 @@ struct dma_page {
 	dma_addr_t dma;
 };
 
+enum string_size_units {
+	STRING_UNITS_10 = 0,
+	STRING_UNITS_2 = 1,
+	STRING_UNITS_MASK = 1,
+	STRING_UNITS_NO_SPACE = 1073741824,
+	STRING_UNITS_NO_BYTES = 2147483648,
+};
+
+struct resv_map {
+	struct kref refs;
+	spinlock_t lock;
+	struct list_head regions;
+	long int adds_in_progress;
+	struct list_head region_cache;
+	long int region_cache_count;
+	struct rw_semaphore rw_sema;
+};
+
+struct file_region {
+	struct list_head link;
+	long int from;
+	long int to;
+};
+
+struct hugetlb_vma_lock {
+	struct kref refs;
+	struct rw_semaphore rw_sema;
+	struct vm_area_struct *vma;
+};
+
+struct huge_bootmem_page {
+	struct list_head list;
+	struct hstate *hstate;
+};
+
+enum vma_resv_mode {
+	VMA_NEEDS_RESV = 0,
+	VMA_COMMIT_RESV = 1,
+	VMA_END_RESV = 2,
+	VMA_ADD_RESV = 3,
+	VMA_DEL_RESV = 4,
+};
+
+struct hugetlb_cgroup;
+
+struct vmemmap_remap_walk {
+	void (*remap_pte)(pte_t *, long unsigned int, struct vmemmap_remap_walk *);
+	long unsigned int nr_walked;
+	struct page *vmemmap_head;
+	struct page *vmemmap_tail;
+	struct list_head *vmemmap_pages;
+	long unsigned int flags;
+};
+
+struct hugetlbfs_inode_info {
+	struct inode vfs_inode;
+	unsigned int seals;
+};
+
 typedef __kernel_long_t __kernel_off_t;
 
 typedef __kernel_off_t off_t;
@@ -40311,6 +41809,8 @@ struct fsnotify_sb_info {
 	atomic_long_t watched_objects[3];
 };
 
+typedef s32 compat_off_t;
+
 struct file_lock_operations {
 	void (*fl_copy_lock)(struct file_lock *, struct file_lock *);
 	void (*fl_release_private)(struct file_lock *);
@@ -40342,6 +41842,8 @@ struct open_flags {
 };
 
 typedef __kernel_rwf_t rwf_t;
+
+typedef s64 compat_loff_t;
 
 struct files_stat_struct {
 	long unsigned int nr_files;
@@ -40444,6 +41946,37 @@ struct statx {
 	__u64 __spare3[9];
 };
 
+typedef u16 compat_mode_t;
+
+typedef u16 __compat_uid_t;
+
+typedef u16 __compat_gid_t;
+
+typedef u32 compat_ino_t;
+
+typedef u16 compat_nlink_t;
+
+struct compat_stat {
+	u32 st_dev;
+	compat_ino_t st_ino;
+	compat_mode_t st_mode;
+	compat_nlink_t st_nlink;
+	__compat_uid_t st_uid;
+	__compat_gid_t st_gid;
+	u32 st_rdev;
+	u32 st_size;
+	u32 st_blksize;
+	u32 st_blocks;
+	u32 st_atime;
+	u32 st_atime_nsec;
+	u32 st_mtime;
+	u32 st_mtime_nsec;
+	u32 st_ctime;
+	u32 st_ctime_nsec;
+	u32 __unused4;
+	u32 __unused5;
+};
+
 typedef struct fd class_fd_raw_t;
 
 struct mount;
@@ -40518,8 +42051,10 @@ struct mountpoint {
 typedef short unsigned int ushort;
 
 struct user_arg_ptr {
+	bool is_compat;
 	union {
 		const char * const *native;
+		const compat_uptr_t *compat;
 	} ptr;
 };
 
@@ -40610,6 +42145,22 @@ struct flock {
 	__kernel_pid_t l_pid;
 };
 
+struct compat_flock {
+	short int l_type;
+	short int l_whence;
+	compat_off_t l_start;
+	compat_off_t l_len;
+	compat_pid_t l_pid;
+};
+
+struct compat_flock64 {
+	short int l_type;
+	short int l_whence;
+	compat_loff_t l_start;
+	compat_loff_t l_len;
+	compat_pid_t l_pid;
+} __attribute__((packed));
+
 struct file_clone_range {
 	__s64 src_fd;
 	__u64 src_offset;
@@ -40671,6 +42222,16 @@ struct space_resv {
 	__u32 l_pid;
 	__s32 l_pad[4];
 };
+
+struct space_resv_32 {
+	__s16 l_type;
+	__s16 l_whence;
+	__s64 l_start;
+	__s64 l_len;
+	__s32 l_sysid;
+	__u32 l_pid;
+	__s32 l_pad[4];
+} __attribute__((packed));
 
 struct fiemap_extent {
 	__u64 fe_logical;
@@ -40735,16 +42296,39 @@ struct getdents_callback64 {
 	int error;
 };
 
+struct compat_old_linux_dirent {
+	compat_ulong_t d_ino;
+	compat_ulong_t d_offset;
+	short unsigned int d_namlen;
+	char d_name[0];
+};
+
+struct compat_readdir_callback {
+	struct dir_context ctx;
+	struct compat_old_linux_dirent *dirent;
+	int result;
+};
+
+struct compat_linux_dirent {
+	compat_ulong_t d_ino;
+	compat_ulong_t d_off;
+	short unsigned int d_reclen;
+	char d_name[0];
+};
+
+struct compat_getdents_callback {
+	struct dir_context ctx;
+	struct compat_linux_dirent *current_dir;
+	int prev_reclen;
+	int count;
+	int error;
+};
+
 typedef struct {
 	long unsigned int fds_bits[16];
 } __kernel_fd_set;
 
 typedef __kernel_fd_set fd_set;
-
-struct old_timeval32 {
-	old_time32_t tv_sec;
-	s32 tv_usec;
-};
 
 struct poll_table_entry {
 	struct file *filp;
@@ -40796,6 +42380,19 @@ struct poll_list {
 	struct poll_list *next;
 	unsigned int len;
 	struct pollfd entries[0];
+};
+
+struct compat_sel_arg_struct {
+	compat_ulong_t n;
+	compat_uptr_t inp;
+	compat_uptr_t outp;
+	compat_uptr_t exp;
+	compat_uptr_t tvp;
+};
+
+struct compat_sigset_argpack {
+	compat_uptr_t p;
+	compat_size_t size;
 };
 
 enum dentry_d_lock_class {
@@ -41317,6 +42914,32 @@ struct ustat {
 	char f_fpack[6];
 };
 
+typedef s32 compat_daddr_t;
+
+typedef __kernel_fsid_t compat_fsid_t;
+
+struct compat_statfs {
+	int f_type;
+	int f_bsize;
+	int f_blocks;
+	int f_bfree;
+	int f_bavail;
+	int f_files;
+	int f_ffree;
+	compat_fsid_t f_fsid;
+	int f_namelen;
+	int f_frsize;
+	int f_flags;
+	int f_spare[4];
+};
+
+struct compat_ustat {
+	compat_daddr_t f_tfree;
+	compat_ino_t f_tinode;
+	char f_fname[6];
+	char f_fpack[6];
+};
+
 struct statfs {
 	__kernel_long_t f_type;
 	__kernel_long_t f_bsize;
@@ -41346,6 +42969,21 @@ struct statfs64 {
 	__kernel_long_t f_flags;
 	__kernel_long_t f_spare[4];
 };
+
+struct compat_statfs64 {
+	__u32 f_type;
+	__u32 f_bsize;
+	__u64 f_blocks;
+	__u64 f_bfree;
+	__u64 f_bavail;
+	__u64 f_files;
+	__u64 f_ffree;
+	__kernel_fsid_t f_fsid;
+	__u32 f_namelen;
+	__u32 f_frsize;
+	__u32 f_flags;
+	__u32 f_spare[4];
+} __attribute__((packed));
 
 struct fs_pin {
 	wait_queue_head_t wait;
@@ -41390,17 +43028,6 @@ enum fsconfig_command {
 	FSCONFIG_CMD_CREATE = 6,
 	FSCONFIG_CMD_RECONFIGURE = 7,
 	FSCONFIG_CMD_CREATE_EXCL = 8,
-};
-
-enum kernel_read_file_id {
-	READING_UNKNOWN = 0,
-	READING_FIRMWARE = 1,
-	READING_MODULE = 2,
-	READING_KEXEC_IMAGE = 3,
-	READING_KEXEC_INITRAMFS = 4,
-	READING_POLICY = 5,
-	READING_X509_CERTIFICATE = 6,
-	READING_MAX_ID = 7,
 };
 
 struct mnt_idmap {
@@ -41504,31 +43131,6 @@ struct epoll_params {
 	__u16 busy_poll_budget;
 	__u8 prefer_busy_poll;
 	__u8 __pad;
-};
-
-struct wake_irq;
-
-struct wakeup_source {
-	const char *name;
-	int id;
-	struct list_head entry;
-	spinlock_t lock;
-	struct wake_irq *wakeirq;
-	struct timer_list timer;
-	long unsigned int timer_expires;
-	ktime_t total_time;
-	ktime_t max_time;
-	ktime_t last_time;
-	ktime_t start_prevent_time;
-	ktime_t prevent_sleep_time;
-	long unsigned int event_count;
-	long unsigned int active_count;
-	long unsigned int relax_count;
-	long unsigned int expire_count;
-	long unsigned int wakeup_count;
-	struct device *dev;
-	bool active: 1;
-	bool autosleep_enabled: 1;
 };
 
 struct epoll_filefd {
@@ -41695,6 +43297,8 @@ struct iocb {
 	__u32 aio_resfd;
 };
 
+typedef u32 compat_aio_context_t;
+
 typedef int kiocb_cancel_fn(struct kiocb *);
 
 struct aio_ring {
@@ -41836,31 +43440,9 @@ struct __aio_sigset {
 	size_t sigsetsize;
 };
 
-typedef __u64 Elf64_Addr;
-
-typedef __u16 Elf64_Half;
-
-typedef __u64 Elf64_Off;
-
-typedef __u32 Elf64_Word;
-
-typedef __u64 Elf64_Xword;
-
-struct elf64_hdr {
-	unsigned char e_ident[16];
-	Elf64_Half e_type;
-	Elf64_Half e_machine;
-	Elf64_Word e_version;
-	Elf64_Addr e_entry;
-	Elf64_Off e_phoff;
-	Elf64_Off e_shoff;
-	Elf64_Word e_flags;
-	Elf64_Half e_ehsize;
-	Elf64_Half e_phentsize;
-	Elf64_Half e_phnum;
-	Elf64_Half e_shentsize;
-	Elf64_Half e_shnum;
-	Elf64_Half e_shstrndx;
+struct __compat_aio_sigset {
+	compat_uptr_t sigmask;
+	compat_size_t sigsetsize;
 };
 
 struct elf64_phdr {
@@ -41881,6 +43463,40 @@ struct elf64_note {
 };
 
 struct arch_elf_state {};
+
+typedef __u32 Elf32_Addr;
+
+typedef __u16 Elf32_Half;
+
+typedef __u32 Elf32_Off;
+
+struct elf32_hdr {
+	unsigned char e_ident[16];
+	Elf32_Half e_type;
+	Elf32_Half e_machine;
+	Elf32_Word e_version;
+	Elf32_Addr e_entry;
+	Elf32_Off e_phoff;
+	Elf32_Off e_shoff;
+	Elf32_Word e_flags;
+	Elf32_Half e_ehsize;
+	Elf32_Half e_phentsize;
+	Elf32_Half e_phnum;
+	Elf32_Half e_shentsize;
+	Elf32_Half e_shnum;
+	Elf32_Half e_shstrndx;
+};
+
+struct elf32_phdr {
+	Elf32_Word p_type;
+	Elf32_Off p_offset;
+	Elf32_Addr p_vaddr;
+	Elf32_Addr p_paddr;
+	Elf32_Word p_filesz;
+	Elf32_Word p_memsz;
+	Elf32_Word p_flags;
+	Elf32_Word p_align;
+};
 
 typedef __u16 __le16;
 
@@ -42011,13 +43627,6 @@ struct pagemap_scan_private {
 	struct page_region *vec_out;
 };
 
-enum {
-	PROC_ENTRY_PERMANENT = 1,
-	PROC_ENTRY_proc_read_iter = 2,
-	PROC_ENTRY_proc_compat_ioctl = 4,
-	PROC_ENTRY_proc_lseek = 8,
-};
-
 struct pde_opener {
 	struct list_head lh;
 	struct file *file;
@@ -42126,7 +43735,10 @@ struct sysctl_alias {
 	const char *sysctl_param;
 };
 
-struct seq_net_private {};
+struct seq_net_private {
+	struct net *net;
+	netns_tracker ns_tracker;
+};
 
 struct kernfs_global_locks {
 	struct mutex open_file_mutex[64];
@@ -43013,6 +44625,36 @@ enum ramfs_param {
 	Opt_mode___3 = 0,
 };
 
+enum hugetlbfs_size_type {
+	NO_SIZE = 0,
+	SIZE_STD = 1,
+	SIZE_PERCENT = 2,
+};
+
+struct hugetlbfs_fs_context {
+	struct hstate *hstate;
+	long long unsigned int max_size_opt;
+	long long unsigned int min_size_opt;
+	long int max_hpages;
+	long int nr_inodes;
+	long int min_hpages;
+	enum hugetlbfs_size_type max_val_type;
+	enum hugetlbfs_size_type min_val_type;
+	kuid_t uid;
+	kgid_t gid;
+	umode_t mode;
+};
+
+enum hugetlb_param {
+	Opt_gid___4 = 0,
+	Opt_min_size = 1,
+	Opt_mode___4 = 2,
+	Opt_nr_inodes___2 = 3,
+	Opt_pagesize = 4,
+	Opt_size___2 = 5,
+	Opt_uid___3 = 6,
+};
+
 typedef u16 wchar_t;
 
 typedef u32 unicode_t;
@@ -43371,9 +45013,9 @@ struct debugfs_fs_info {
 };
 
 enum {
-	Opt_uid___3 = 0,
-	Opt_gid___4 = 1,
-	Opt_mode___4 = 2,
+	Opt_uid___4 = 0,
+	Opt_gid___5 = 1,
+	Opt_mode___5 = 2,
 	Opt_source = 3,
 };
 
@@ -43455,9 +45097,9 @@ struct tracefs_fs_info {
 };
 
 enum {
-	Opt_uid___4 = 0,
-	Opt_gid___5 = 1,
-	Opt_mode___5 = 2,
+	Opt_uid___5 = 0,
+	Opt_gid___6 = 1,
+	Opt_mode___6 = 2,
 };
 
 struct eventfs_root_inode {
@@ -43475,21 +45117,7 @@ typedef int __kernel_key_t;
 
 typedef unsigned int __kernel_mode_t;
 
-typedef unsigned int __kernel_uid_t;
-
-typedef unsigned int __kernel_gid_t;
-
 typedef __kernel_key_t key_t;
-
-struct ipc_perm {
-	__kernel_key_t key;
-	__kernel_uid_t uid;
-	__kernel_gid_t gid;
-	__kernel_uid_t cuid;
-	__kernel_gid_t cgid;
-	__kernel_mode_t mode;
-	short unsigned int seq;
-};
 
 struct ipc64_perm {
 	__kernel_key_t key;
@@ -43503,6 +45131,50 @@ struct ipc64_perm {
 	short unsigned int __pad2;
 	__kernel_ulong_t __unused1;
 	__kernel_ulong_t __unused2;
+};
+
+typedef s32 compat_key_t;
+
+typedef u16 compat_ushort_t;
+
+typedef u32 __compat_gid32_t;
+
+struct compat_ipc64_perm {
+	compat_key_t key;
+	__compat_uid32_t uid;
+	__compat_gid32_t gid;
+	__compat_uid32_t cuid;
+	__compat_gid32_t cgid;
+	compat_mode_t mode;
+	unsigned char __pad1[2];
+	compat_ushort_t seq;
+	compat_ushort_t __pad2;
+	compat_ulong_t unused1;
+	compat_ulong_t unused2;
+};
+
+struct compat_ipc_perm {
+	key_t key;
+	__compat_uid_t uid;
+	__compat_gid_t gid;
+	__compat_uid_t cuid;
+	__compat_gid_t cgid;
+	compat_mode_t mode;
+	short unsigned int seq;
+};
+
+typedef unsigned int __kernel_uid_t;
+
+typedef unsigned int __kernel_gid_t;
+
+struct ipc_perm {
+	__kernel_key_t key;
+	__kernel_uid_t uid;
+	__kernel_gid_t gid;
+	__kernel_uid_t cuid;
+	__kernel_gid_t cgid;
+	__kernel_mode_t mode;
+	short unsigned int seq;
 };
 
 struct kern_ipc_perm {
@@ -43619,6 +45291,27 @@ struct msginfo {
 	short unsigned int msgseg;
 };
 
+typedef u16 compat_ipc_pid_t;
+
+typedef s32 compat_ssize_t;
+
+struct compat_msqid64_ds {
+	struct compat_ipc64_perm msg_perm;
+	compat_ulong_t msg_stime;
+	compat_ulong_t msg_stime_high;
+	compat_ulong_t msg_rtime;
+	compat_ulong_t msg_rtime_high;
+	compat_ulong_t msg_ctime;
+	compat_ulong_t msg_ctime_high;
+	compat_ulong_t msg_cbytes;
+	compat_ulong_t msg_qnum;
+	compat_ulong_t msg_qbytes;
+	compat_pid_t msg_lspid;
+	compat_pid_t msg_lrpid;
+	compat_ulong_t __unused4;
+	compat_ulong_t __unused5;
+};
+
 struct msg_queue {
 	struct kern_ipc_perm q_perm;
 	time64_t q_stime;
@@ -43649,6 +45342,27 @@ struct msg_sender {
 	struct list_head list;
 	struct task_struct *tsk;
 	size_t msgsz;
+};
+
+struct compat_msqid_ds {
+	struct compat_ipc_perm msg_perm;
+	compat_uptr_t msg_first;
+	compat_uptr_t msg_last;
+	old_time32_t msg_stime;
+	old_time32_t msg_rtime;
+	old_time32_t msg_ctime;
+	compat_ulong_t msg_lcbytes;
+	compat_ulong_t msg_lqbytes;
+	short unsigned int msg_cbytes;
+	short unsigned int msg_qnum;
+	short unsigned int msg_qbytes;
+	compat_ipc_pid_t msg_lspid;
+	compat_ipc_pid_t msg_lrpid;
+};
+
+struct compat_msgbuf {
+	compat_long_t mtype;
+	char mtext[1];
 };
 
 struct sem_undo_list {
@@ -43737,6 +45451,17 @@ struct seminfo {
 	int semaem;
 };
 
+struct compat_semid64_ds {
+	struct compat_ipc64_perm sem_perm;
+	compat_ulong_t sem_otime;
+	compat_ulong_t sem_otime_high;
+	compat_ulong_t sem_ctime;
+	compat_ulong_t sem_ctime_high;
+	compat_ulong_t sem_nsems;
+	compat_ulong_t __unused3;
+	compat_ulong_t __unused4;
+};
+
 struct sem_array {
 	struct kern_ipc_perm sem_perm;
 	time64_t sem_ctime;
@@ -43754,6 +45479,33 @@ struct sem_array {
 	long: 64;
 	long: 64;
 	struct sem sems[0];
+};
+
+struct compat_semid_ds {
+	struct compat_ipc_perm sem_perm;
+	old_time32_t sem_otime;
+	old_time32_t sem_ctime;
+	compat_uptr_t sem_base;
+	compat_uptr_t sem_pending;
+	compat_uptr_t sem_pending_last;
+	compat_uptr_t undo;
+	short unsigned int sem_nsems;
+};
+
+struct compat_shmid64_ds {
+	struct compat_ipc64_perm shm_perm;
+	compat_size_t shm_segsz;
+	compat_ulong_t shm_atime;
+	compat_ulong_t shm_atime_high;
+	compat_ulong_t shm_dtime;
+	compat_ulong_t shm_dtime_high;
+	compat_ulong_t shm_ctime;
+	compat_ulong_t shm_ctime_high;
+	compat_pid_t shm_cpid;
+	compat_pid_t shm_lpid;
+	compat_ulong_t shm_nattch;
+	compat_ulong_t __unused4;
+	compat_ulong_t __unused5;
 };
 
 struct shmid_ds {
@@ -43836,6 +45588,46 @@ struct shm_file_data {
 	struct ipc_namespace *ns;
 	struct file *file;
 	const struct vm_operations_struct *vm_ops;
+};
+
+struct compat_shmid_ds {
+	struct compat_ipc_perm shm_perm;
+	int shm_segsz;
+	old_time32_t shm_atime;
+	old_time32_t shm_dtime;
+	old_time32_t shm_ctime;
+	compat_ipc_pid_t shm_cpid;
+	compat_ipc_pid_t shm_lpid;
+	short unsigned int shm_nattch;
+	short unsigned int shm_unused;
+	compat_uptr_t shm_unused2;
+	compat_uptr_t shm_unused3;
+};
+
+struct compat_shminfo64 {
+	compat_ulong_t shmmax;
+	compat_ulong_t shmmin;
+	compat_ulong_t shmmni;
+	compat_ulong_t shmseg;
+	compat_ulong_t shmall;
+	compat_ulong_t __unused1;
+	compat_ulong_t __unused2;
+	compat_ulong_t __unused3;
+	compat_ulong_t __unused4;
+};
+
+struct compat_shm_info {
+	compat_int_t used_ids;
+	compat_ulong_t shm_tot;
+	compat_ulong_t shm_rss;
+	compat_ulong_t shm_swp;
+	compat_ulong_t swap_attempts;
+	compat_ulong_t swap_successes;
+};
+
+struct compat_ipc_kludge {
+	compat_uptr_t msgp;
+	compat_long_t msgtyp;
 };
 
 struct vfs_cap_data {
@@ -44875,14 +46667,6 @@ struct sockaddr_un {
 	char sun_path[108];
 };
 
-typedef u32 compat_size_t;
-
-typedef s32 compat_int_t;
-
-typedef u32 compat_uint_t;
-
-typedef u32 compat_uptr_t;
-
 struct compat_msghdr {
 	compat_uptr_t msg_name;
 	compat_int_t msg_namelen;
@@ -45461,13 +47245,6 @@ typedef struct {
 	__u8 b[16];
 } guid_t;
 
-typedef s32 compat_ssize_t;
-
-struct compat_iovec {
-	compat_uptr_t iov_base;
-	compat_size_t iov_len;
-};
-
 typedef size_t (*iov_step_f)(void *, size_t, size_t, void *, void *);
 
 typedef size_t (*iov_ustep_f)(void *, size_t, size_t, void *, void *);
@@ -45525,14 +47302,6 @@ struct region {
 	unsigned int group_len;
 	unsigned int end;
 	unsigned int nbits;
-};
-
-enum string_size_units {
-	STRING_UNITS_10 = 0,
-	STRING_UNITS_2 = 1,
-	STRING_UNITS_MASK = 1,
-	STRING_UNITS_NO_SPACE = 1073741824,
-	STRING_UNITS_NO_BYTES = 2147483648,
 };
 
 struct strarray {
@@ -45842,12 +47611,6 @@ struct msr {
 	};
 };
 
-enum rseq_cs_flags_bit {
-	RSEQ_CS_FLAG_NO_RESTART_ON_PREEMPT_BIT = 0,
-	RSEQ_CS_FLAG_NO_RESTART_ON_SIGNAL_BIT = 1,
-	RSEQ_CS_FLAG_NO_RESTART_ON_MIGRATE_BIT = 2,
-};
-
 struct msr_info {
 	u32 msr_no;
 	struct msr reg;
@@ -46015,7 +47778,6 @@ struct pci_host_bridge {
 	unsigned int size_windows: 1;
 	unsigned int msi_domain: 1;
 	resource_size_t (*align_resource)(struct pci_dev *, const struct resource *, resource_size_t, resource_size_t, resource_size_t);
-	long: 64;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -46314,15 +48076,6 @@ struct pci_domain_busn_res {
 	struct list_head list;
 	struct resource res;
 	int domain_nr;
-};
-
-enum rpm_status {
-	RPM_INVALID = -1,
-	RPM_ACTIVE = 0,
-	RPM_RESUMING = 1,
-	RPM_SUSPENDED = 2,
-	RPM_SUSPENDING = 3,
-	RPM_BLOCKED = 4,
 };
 
 struct bus_attribute {
@@ -47374,11 +49127,22 @@ struct nvs_region {
 	struct list_head node;
 };
 
+struct nvs_page {
+	long unsigned int phys_start;
+	unsigned int size;
+	void *kaddr;
+	void *data;
+	bool unmap;
+	struct list_head node;
+};
+
 struct acpi_wakeup_handler {
 	struct list_head list_node;
 	bool (*wakeup)(void *);
 	void *context;
 };
+
+typedef u32 acpi_event_status;
 
 struct acpi_hardware_id {
 	struct list_head list;
@@ -47404,6 +49168,13 @@ struct acpi_data_node_attr {
 
 typedef void (*acpi_notify_handler)(acpi_handle, u32, void *);
 
+struct acpi_device_physical_node {
+	struct list_head node;
+	struct device *dev;
+	unsigned int node_id;
+	bool put_online: 1;
+};
+
 typedef void (*acpi_object_handler)(acpi_handle, void *);
 
 typedef acpi_status (*acpi_table_handler)(u32, void *, void *);
@@ -47427,13 +49198,6 @@ struct acpi_driver {
 	unsigned int flags;
 	struct acpi_device_ops ops;
 	struct device_driver drv;
-};
-
-struct acpi_device_physical_node {
-	struct list_head node;
-	struct device *dev;
-	unsigned int node_id;
-	bool put_online: 1;
 };
 
 struct acpi_osc_context {
@@ -48250,8 +50014,6 @@ struct acpi_processor_errata {
 		u32 bmisx;
 	} piix4;
 };
-
-typedef u32 acpi_event_status;
 
 typedef u32 (*acpi_gpe_handler)(acpi_handle, u32, void *);
 
@@ -51322,6 +53084,41 @@ struct cppc_pcc_data {
 	int refcount;
 };
 
+struct acpi_s2idle_dev_ops {
+	struct list_head list_node;
+	void (*prepare)(void);
+	void (*check)(void);
+	void (*restore)(void);
+};
+
+struct lpi_device_info {
+	char *name;
+	int enabled;
+	union acpi_object *package;
+};
+
+struct lpi_device_constraint {
+	int uid;
+	int min_dstate;
+	int function_states;
+};
+
+struct lpi_constraints {
+	acpi_handle handle;
+	int min_dstate;
+};
+
+struct lpi_device_constraint_amd {
+	char *name;
+	int enabled;
+	int function_states;
+	int min_dstate;
+};
+
+struct amd_lps0_hid_device_data {
+	const bool check_off_by_one;
+};
+
 struct override_status_id {
 	struct acpi_device_id hid[2];
 	struct x86_cpu_id cpu_ids[2];
@@ -51780,6 +53577,27 @@ struct tty_file_private {
 	struct list_head list;
 };
 
+struct serial_struct32 {
+	compat_int_t type;
+	compat_int_t line;
+	compat_uint_t port;
+	compat_int_t irq;
+	compat_int_t flags;
+	compat_int_t xmit_fifo_size;
+	compat_int_t custom_divisor;
+	compat_int_t baud_base;
+	short unsigned int close_delay;
+	char io_type;
+	char reserved_char;
+	compat_int_t hub6;
+	short unsigned int closing_wait;
+	short unsigned int closing_wait2;
+	compat_uint_t iomem_base;
+	short unsigned int iomem_reg_shift;
+	unsigned int port_high;
+	compat_int_t reserved;
+};
+
 enum tty_flow_change {
 	TTY_FLOW_NO_CHANGE = 0,
 	TTY_THROTTLE_SAFE = 1,
@@ -51852,11 +53670,6 @@ struct termio {
 };
 
 typedef struct {
-	spinlock_t *lock;
-	long unsigned int flags;
-} class_spinlock_irqsave_t;
-
-typedef struct {
 	struct tty_struct *lock;
 } class_tty_port_tty_t;
 
@@ -51884,6 +53697,8 @@ struct sysrq_state {
 	int reset_seq_version;
 	struct timer_list keyreset_timer;
 };
+
+typedef u32 compat_caddr_t;
 
 struct unipair {
 	short unsigned int unicode;
@@ -51968,6 +53783,20 @@ struct vt_event_wait {
 	struct list_head list;
 	struct vt_event event;
 	int done;
+};
+
+struct compat_console_font_op {
+	compat_uint_t op;
+	compat_uint_t flags;
+	compat_uint_t width;
+	compat_uint_t height;
+	compat_uint_t charcount;
+	compat_caddr_t data;
+};
+
+struct compat_unimapdesc {
+	short unsigned int entry_ct;
+	compat_caddr_t entries;
 };
 
 struct vt_notifier_param {
@@ -53409,6 +55238,13 @@ struct klist_iter {
 	struct klist_node *i_cur;
 };
 
+struct wake_irq {
+	struct device *dev;
+	unsigned int status;
+	int irq;
+	const char *name;
+};
+
 enum dpm_order {
 	DPM_ORDER_NONE = 0,
 	DPM_ORDER_DEV_AFTER_PARENT = 1,
@@ -53431,13 +55267,6 @@ struct subsys_private {
 	struct kset glue_dirs;
 	const struct class *class;
 	struct lock_class_key lock_key;
-};
-
-struct class_interface {
-	struct list_head node;
-	const struct class *class;
-	int (*add_dev)(struct device *);
-	void (*remove_dev)(struct device *);
 };
 
 struct driver_private {
@@ -53800,6 +55629,20 @@ struct req {
 	struct device *dev;
 };
 
+struct dev_pm_domain_attach_data {
+	const char * const *pd_names;
+	u32 num_pd_names;
+	u32 pd_flags;
+};
+
+struct dev_pm_domain_list {
+	struct device **pd_devs;
+	struct device_link **pd_links;
+	u32 num_pds;
+};
+
+typedef int (*pm_callback_t)(struct device *);
+
 struct trace_event_raw_devres {
 	struct trace_entry ent;
 	u32 __data_loc_devname;
@@ -53819,6 +55662,64 @@ struct trace_event_data_offsets_devres {
 };
 
 typedef void (*btf_trace_devres_log)(void *, struct device *, const char *, void *, const char *, size_t);
+
+struct crashtype {
+	const char *name;
+	void (*func)(void);
+};
+
+struct crashtype_category {
+	struct crashtype *crashtypes;
+	size_t len;
+};
+
+struct crashpoint {
+	const char *name;
+	const struct file_operations fops;
+	struct kprobe kprobe;
+};
+
+struct check_cmdline_args {
+	const char *param;
+	int value;
+};
+
+struct lkdtm_list {
+	struct list_head node;
+};
+
+struct array_bounds_flex_array {
+	int one;
+	int two;
+	char data[0];
+};
+
+struct array_bounds {
+	int one;
+	int two;
+	char data[8];
+	int three;
+};
+
+struct lkdtm_annotated {
+	long unsigned int flags;
+	int count;
+	int array[0];
+};
+
+typedef struct {
+	long unsigned int addr;
+} func_desc_t;
+
+struct target {
+	char a[10];
+	char b[10];
+};
+
+struct target___2 {
+	char a[10];
+	int foo;
+};
 
 enum mei_dev_state {
 	MEI_DEV_INITIALIZING = 0,
@@ -53923,6 +55824,7 @@ struct mei_device {
 	enum mei_dev_pxp_mode pxp_mode;
 	u16 init_clients_timer;
 	enum mei_pg_event pg_event;
+	struct dev_pm_domain pg_domain;
 	unsigned char rd_msg_buf[512];
 	u32 rd_msg_hdr[512];
 	int rd_msg_hdr_count;
@@ -55532,6 +57434,40 @@ struct input_event {
 	__s32 value;
 };
 
+struct input_event_compat {
+	compat_ulong_t sec;
+	compat_ulong_t usec;
+	__u16 type;
+	__u16 code;
+	__s32 value;
+};
+
+struct ff_periodic_effect_compat {
+	__u16 waveform;
+	__u16 period;
+	__s16 magnitude;
+	__s16 offset;
+	__u16 phase;
+	struct ff_envelope envelope;
+	__u32 custom_len;
+	compat_uptr_t custom_data;
+};
+
+struct ff_effect_compat {
+	__u16 type;
+	__s16 id;
+	__u16 direction;
+	struct ff_trigger trigger;
+	struct ff_replay replay;
+	union {
+		struct ff_constant_effect constant;
+		struct ff_ramp_effect ramp;
+		struct ff_periodic_effect_compat periodic;
+		struct ff_condition_effect condition[2];
+		struct ff_rumble_effect rumble;
+	} u;
+};
+
 struct input_mt_pos {
 	s16 x;
 	s16 y;
@@ -55948,10 +57884,207 @@ struct cytp_data {
 	int tp_metrics_supported;
 };
 
+struct trace_event_raw_rtc_time_alarm_class {
+	struct trace_entry ent;
+	time64_t secs;
+	int err;
+	char __data[0];
+};
+
+struct trace_event_raw_rtc_irq_set_freq {
+	struct trace_entry ent;
+	int freq;
+	int err;
+	char __data[0];
+};
+
+struct trace_event_raw_rtc_irq_set_state {
+	struct trace_entry ent;
+	int enabled;
+	int err;
+	char __data[0];
+};
+
+struct trace_event_raw_rtc_alarm_irq_enable {
+	struct trace_entry ent;
+	unsigned int enabled;
+	int err;
+	char __data[0];
+};
+
+struct trace_event_raw_rtc_offset_class {
+	struct trace_entry ent;
+	long int offset;
+	int err;
+	char __data[0];
+};
+
+struct trace_event_raw_rtc_timer_class {
+	struct trace_entry ent;
+	struct rtc_timer *timer;
+	ktime_t expires;
+	ktime_t period;
+	char __data[0];
+};
+
+struct trace_event_data_offsets_rtc_time_alarm_class {};
+
+struct trace_event_data_offsets_rtc_irq_set_freq {};
+
+struct trace_event_data_offsets_rtc_irq_set_state {};
+
+struct trace_event_data_offsets_rtc_alarm_irq_enable {};
+
+struct trace_event_data_offsets_rtc_offset_class {};
+
+struct trace_event_data_offsets_rtc_timer_class {};
+
+typedef void (*btf_trace_rtc_set_time)(void *, time64_t, int);
+
+typedef void (*btf_trace_rtc_read_time)(void *, time64_t, int);
+
+typedef void (*btf_trace_rtc_set_alarm)(void *, time64_t, int);
+
+typedef void (*btf_trace_rtc_read_alarm)(void *, time64_t, int);
+
+typedef void (*btf_trace_rtc_irq_set_freq)(void *, int, int);
+
+typedef void (*btf_trace_rtc_irq_set_state)(void *, int, int);
+
+typedef void (*btf_trace_rtc_alarm_irq_enable)(void *, unsigned int, int);
+
+typedef void (*btf_trace_rtc_set_offset)(void *, long int, int);
+
+typedef void (*btf_trace_rtc_read_offset)(void *, long int, int);
+
+typedef void (*btf_trace_rtc_timer_enqueue)(void *, struct rtc_timer *);
+
+typedef void (*btf_trace_rtc_timer_dequeue)(void *, struct rtc_timer *);
+
+typedef void (*btf_trace_rtc_timer_fired)(void *, struct rtc_timer *);
+
+enum {
+	none = 0,
+	day = 1,
+	month = 2,
+	year = 3,
+};
+
+typedef int (*nvmem_reg_read_t)(void *, unsigned int, void *, size_t);
+
+typedef int (*nvmem_reg_write_t)(void *, unsigned int, void *, size_t);
+
+typedef int (*nvmem_cell_post_process_t)(void *, const char *, int, unsigned int, void *, size_t);
+
+enum nvmem_type {
+	NVMEM_TYPE_UNKNOWN = 0,
+	NVMEM_TYPE_EEPROM = 1,
+	NVMEM_TYPE_OTP = 2,
+	NVMEM_TYPE_BATTERY_BACKED = 3,
+	NVMEM_TYPE_FRAM = 4,
+};
+
+struct nvmem_keepout {
+	unsigned int start;
+	unsigned int end;
+	unsigned char value;
+};
+
+struct nvmem_cell_info {
+	const char *name;
+	unsigned int offset;
+	size_t raw_len;
+	unsigned int bytes;
+	unsigned int bit_offset;
+	unsigned int nbits;
+	struct device_node *np;
+	nvmem_cell_post_process_t read_post_process;
+	void *priv;
+};
+
+struct nvmem_device;
+
+struct nvmem_layout;
+
+struct nvmem_config {
+	struct device *dev;
+	const char *name;
+	int id;
+	struct module *owner;
+	const struct nvmem_cell_info *cells;
+	int ncells;
+	bool add_legacy_fixed_of_cells;
+	void (*fixup_dt_cell_info)(struct nvmem_device *, struct nvmem_cell_info *);
+	const struct nvmem_keepout *keepout;
+	unsigned int nkeepout;
+	enum nvmem_type type;
+	bool read_only;
+	bool root_only;
+	bool ignore_wp;
+	struct nvmem_layout *layout;
+	struct device_node *of_node;
+	nvmem_reg_read_t reg_read;
+	nvmem_reg_write_t reg_write;
+	int size;
+	int word_size;
+	int stride;
+	void *priv;
+	bool compat;
+	struct device *base_dev;
+};
+
+struct nvmem_layout {
+	struct device dev;
+	struct nvmem_device *nvmem;
+	int (*add_cells)(struct nvmem_layout *);
+};
+
 struct mc146818_get_time_callback_param {
 	struct rtc_time *time;
 	unsigned char ctrl;
 	unsigned char century;
+};
+
+struct cmos_rtc_board_info {
+	void (*wake_on)(struct device *);
+	void (*wake_off)(struct device *);
+	u32 flags;
+	int address_space;
+	u8 rtc_day_alarm;
+	u8 rtc_mon_alarm;
+	u8 rtc_century;
+};
+
+struct cmos_rtc {
+	struct rtc_device *rtc;
+	struct device *dev;
+	int irq;
+	struct resource *iomem;
+	time64_t alarm_expires;
+	void (*wake_on)(struct device *);
+	void (*wake_off)(struct device *);
+	u8 enabled_wake;
+	u8 suspend_ctrl;
+	u8 day_alrm;
+	u8 mon_alrm;
+	u8 century;
+	struct rtc_wkalrm saved_wkalrm;
+};
+
+struct cmos_read_alarm_callback_param {
+	struct cmos_rtc *cmos;
+	struct rtc_time *time;
+	unsigned char rtc_control;
+};
+
+struct cmos_set_alarm_callback_param {
+	struct cmos_rtc *cmos;
+	unsigned char mon;
+	unsigned char mday;
+	unsigned char hrs;
+	unsigned char min;
+	unsigned char sec;
+	struct rtc_wkalrm *t;
 };
 
 enum {
@@ -56173,16 +58306,6 @@ struct temp_masks {
 	u32 pkg_digital_readout;
 };
 
-struct zone_device {
-	int cpu;
-	bool work_scheduled;
-	u32 msr_pkg_therm_low;
-	u32 msr_pkg_therm_high;
-	struct delayed_work work;
-	struct thermal_zone_device *tzone;
-	struct cpumask cpumask;
-};
-
 struct _thermal_state {
 	u64 next_check;
 	u64 last_interrupt_time;
@@ -56318,7 +58441,7 @@ struct quirk_entry {
 	u32 lowest_freq;
 };
 
-enum energy_perf_value_index {
+enum energy_perf_value_index___2 {
 	EPP_INDEX_DEFAULT = 0,
 	EPP_INDEX_PERFORMANCE = 1,
 	EPP_INDEX_BALANCE_PERFORMANCE = 2,
@@ -56953,6 +59076,77 @@ struct pcc_chan_info {
 	bool chan_in_use;
 };
 
+struct nvmem_cell_lookup {
+	const char *nvmem_name;
+	const char *cell_name;
+	const char *dev_id;
+	const char *con_id;
+	struct list_head node;
+};
+
+enum {
+	NVMEM_ADD = 1,
+	NVMEM_REMOVE = 2,
+	NVMEM_CELL_ADD = 3,
+	NVMEM_CELL_REMOVE = 4,
+	NVMEM_LAYOUT_ADD = 5,
+	NVMEM_LAYOUT_REMOVE = 6,
+};
+
+struct nvmem_device {
+	struct module *owner;
+	struct device dev;
+	struct list_head node;
+	int stride;
+	int word_size;
+	int id;
+	struct kref refcnt;
+	size_t size;
+	bool read_only;
+	bool root_only;
+	int flags;
+	enum nvmem_type type;
+	struct bin_attribute eeprom;
+	struct device *base_dev;
+	struct list_head cells;
+	void (*fixup_dt_cell_info)(struct nvmem_device *, struct nvmem_cell_info *);
+	const struct nvmem_keepout *keepout;
+	unsigned int nkeepout;
+	nvmem_reg_read_t reg_read;
+	nvmem_reg_write_t reg_write;
+	struct gpio_desc *wp_gpio;
+	struct nvmem_layout *layout;
+	void *priv;
+	bool sysfs_cells_populated;
+};
+
+struct nvmem_cell_table {
+	const char *nvmem_name;
+	const struct nvmem_cell_info *cells;
+	size_t ncells;
+	struct list_head node;
+};
+
+struct nvmem_cell_entry {
+	const char *name;
+	int offset;
+	size_t raw_len;
+	int bytes;
+	int bit_offset;
+	int nbits;
+	nvmem_cell_post_process_t read_post_process;
+	void *priv;
+	struct device_node *np;
+	struct nvmem_device *nvmem;
+	struct list_head node;
+};
+
+struct nvmem_cell {
+	struct nvmem_cell_entry *entry;
+	const char *id;
+	int index;
+};
+
 struct net_device_devres {
 	struct net_device *ndev;
 };
@@ -56965,6 +59159,59 @@ struct __kernel_old_timespec {
 struct __kernel_sock_timeval {
 	__s64 tv_sec;
 	__s64 tv_usec;
+};
+
+struct mmsghdr {
+	struct user_msghdr msg_hdr;
+	unsigned int msg_len;
+};
+
+struct scm_timestamping_internal {
+	struct timespec64 ts[3];
+};
+
+struct ifconf {
+	int ifc_len;
+	union {
+		char *ifcu_buf;
+		struct ifreq *ifcu_req;
+	} ifc_ifcu;
+};
+
+struct compat_ifmap {
+	compat_ulong_t mem_start;
+	compat_ulong_t mem_end;
+	short unsigned int base_addr;
+	unsigned char irq;
+	unsigned char dma;
+	unsigned char port;
+};
+
+struct compat_if_settings {
+	unsigned int type;
+	unsigned int size;
+	compat_uptr_t ifs_ifsu;
+};
+
+struct compat_ifreq {
+	union {
+		char ifrn_name[16];
+	} ifr_ifrn;
+	union {
+		struct sockaddr ifru_addr;
+		struct sockaddr ifru_dstaddr;
+		struct sockaddr ifru_broadaddr;
+		struct sockaddr ifru_netmask;
+		struct sockaddr ifru_hwaddr;
+		short int ifru_flags;
+		compat_int_t ifru_ivalue;
+		compat_int_t ifru_mtu;
+		struct compat_ifmap ifru_map;
+		char ifru_slave[16];
+		char ifru_newname[16];
+		compat_caddr_t ifru_data;
+		struct compat_if_settings ifru_settings;
+	} ifr_ifru;
 };
 
 struct flowi_tunnel {
@@ -57025,15 +59272,6 @@ struct flowi {
 	} u;
 };
 
-struct mmsghdr {
-	struct user_msghdr msg_hdr;
-	unsigned int msg_len;
-};
-
-struct scm_timestamping_internal {
-	struct timespec64 ts[3];
-};
-
 enum skb_tstamp_type {
 	SKB_CLOCK_REALTIME = 0,
 	SKB_CLOCK_MONOTONIC = 1,
@@ -57058,54 +59296,6 @@ enum {
 	SOCK_WAKE_WAITD = 1,
 	SOCK_WAKE_SPACE = 2,
 	SOCK_WAKE_URG = 3,
-};
-
-struct ifconf {
-	int ifc_len;
-	union {
-		char *ifcu_buf;
-		struct ifreq *ifcu_req;
-	} ifc_ifcu;
-};
-
-typedef u32 compat_ulong_t;
-
-typedef u32 compat_caddr_t;
-
-struct compat_ifmap {
-	compat_ulong_t mem_start;
-	compat_ulong_t mem_end;
-	short unsigned int base_addr;
-	unsigned char irq;
-	unsigned char dma;
-	unsigned char port;
-};
-
-struct compat_if_settings {
-	unsigned int type;
-	unsigned int size;
-	compat_uptr_t ifs_ifsu;
-};
-
-struct compat_ifreq {
-	union {
-		char ifrn_name[16];
-	} ifr_ifrn;
-	union {
-		struct sockaddr ifru_addr;
-		struct sockaddr ifru_dstaddr;
-		struct sockaddr ifru_broadaddr;
-		struct sockaddr ifru_netmask;
-		struct sockaddr ifru_hwaddr;
-		short int ifru_flags;
-		compat_int_t ifru_ivalue;
-		compat_int_t ifru_mtu;
-		struct compat_ifmap ifru_map;
-		char ifru_slave[16];
-		char ifru_newname[16];
-		compat_caddr_t ifru_data;
-		struct compat_if_settings ifru_settings;
-	} ifr_ifru;
 };
 
 struct compat_mmsghdr {
@@ -57311,11 +59501,6 @@ enum {
 	SKB_GSO_UDP = 65536,
 	SKB_GSO_UDP_L4 = 131072,
 	SKB_GSO_FRAGLIST = 262144,
-};
-
-struct sock_fprog {
-	short unsigned int len;
-	struct sock_filter *filter;
 };
 
 struct netdev_name_node {
@@ -57703,7 +59888,6 @@ struct tcp_sock {
 	long: 64;
 	long: 64;
 	long: 64;
-	long: 64;
 	__u8 __cacheline_group_begin__tcp_sock_write_tx[0];
 	u32 segs_out;
 	u32 data_segs_out;
@@ -57857,7 +60041,6 @@ struct udp_sock {
 	void (*encap_destroy)(struct sock *);
 	struct sk_buff * (*gro_receive)(struct sock *, struct list_head *, struct sk_buff *);
 	int (*gro_complete)(struct sock *, struct sk_buff *, int);
-	long: 64;
 	long: 64;
 	long: 64;
 	long: 64;
@@ -58436,7 +60619,6 @@ struct unix_sock {
 	struct sock *listener;
 	struct unix_vertex *vertex;
 	spinlock_t lock;
-	long: 64;
 	long: 64;
 	long: 64;
 	struct socket_wq peer_wq;
@@ -59680,6 +61862,16 @@ struct rps_sock_flow_table {
 	u32 ents[0];
 };
 
+enum {
+	IF_OPER_UNKNOWN = 0,
+	IF_OPER_NOTPRESENT = 1,
+	IF_OPER_DOWN = 2,
+	IF_OPER_LOWERLAYERDOWN = 3,
+	IF_OPER_TESTING = 4,
+	IF_OPER_DORMANT = 5,
+	IF_OPER_UP = 6,
+};
+
 struct ipv4_devconf {
 	void *sysctl;
 	int data[33];
@@ -59691,16 +61883,6 @@ enum tcx_action_base {
 	TCX_PASS = 0,
 	TCX_DROP = 2,
 	TCX_REDIRECT = 7,
-};
-
-enum {
-	IF_OPER_UNKNOWN = 0,
-	IF_OPER_NOTPRESENT = 1,
-	IF_OPER_DOWN = 2,
-	IF_OPER_LOWERLAYERDOWN = 3,
-	IF_OPER_TESTING = 4,
-	IF_OPER_DORMANT = 5,
-	IF_OPER_UP = 6,
 };
 
 struct ifbond {
@@ -61212,13 +63394,6 @@ struct nl_info {
 	u8 skip_notify_kernel: 1;
 };
 
-struct compat_sock_fprog {
-	u16 len;
-	compat_uptr_t filter;
-};
-
-typedef int (*bpf_aux_classic_check_t)(struct sock_filter *, unsigned int);
-
 struct bpf_sock_addr_kern {
 	struct sock *sk;
 	struct sockaddr *uaddr;
@@ -61650,7 +63825,6 @@ struct xdp_umem {
 
 struct xdp_sock {
 	struct sock sk;
-	long: 64;
 	long: 64;
 	struct xsk_queue *rx;
 	struct net_device *dev;
@@ -63895,7 +66069,11 @@ struct bpf_iter__bpf_sk_storage_map {
 	};
 };
 
-struct nvmem_cell;
+struct compat_cmsghdr {
+	compat_size_t cmsg_len;
+	compat_int_t cmsg_level;
+	compat_int_t cmsg_type;
+};
 
 struct tc_ratespec {
 	unsigned char cell_log;
@@ -64460,6 +66638,8 @@ struct bpf_struct_ops_bpf_dummy_ops {
 	long: 64;
 };
 
+typedef u64 compat_u64;
+
 struct ethtool_cmd {
 	__u32 cmd;
 	__u32 supported;
@@ -64681,6 +66861,25 @@ enum {
 	GTPU_DL_V6_FLOW = 30,
 	__FLOW_TYPE_COUNT = 31,
 };
+
+struct compat_ethtool_rx_flow_spec {
+	u32 flow_type;
+	union ethtool_flow_union h_u;
+	struct ethtool_flow_ext h_ext;
+	union ethtool_flow_union m_u;
+	struct ethtool_flow_ext m_ext;
+	compat_u64 ring_cookie;
+	u32 location;
+} __attribute__((packed));
+
+struct compat_ethtool_rxnfc {
+	u32 cmd;
+	u32 flow_type;
+	compat_u64 data;
+	struct compat_ethtool_rx_flow_spec fs;
+	u32 rule_cnt;
+	u32 rule_locs[0];
+} __attribute__((packed));
 
 enum {
 	ETH_RSS_HASH_TOP_BIT = 0,
@@ -67724,6 +69923,24 @@ struct devinet_sysctl_table {
 	struct ctl_table devinet_vars[33];
 };
 
+struct compat_rtentry {
+	u32 rt_pad1;
+	struct sockaddr rt_dst;
+	struct sockaddr rt_gateway;
+	struct sockaddr rt_genmask;
+	short unsigned int rt_flags;
+	short int rt_pad2;
+	u32 rt_pad3;
+	unsigned char rt_tos;
+	unsigned char rt_class;
+	short int rt_pad4;
+	short int rt_metric;
+	compat_uptr_t rt_dev;
+	u32 rt_mtu;
+	u32 rt_window;
+	short unsigned int rt_irtt;
+};
+
 struct rtentry {
 	long unsigned int rt_pad1;
 	struct sockaddr rt_dst;
@@ -68981,43 +71198,52 @@ struct amd_hostbridge {
 	u32 device;
 };
 
-typedef __u32 Elf32_Addr;
+struct saved_msr {
+	bool valid;
+	struct msr_info info;
+};
 
-typedef __u16 Elf32_Half;
+struct saved_msrs {
+	unsigned int num;
+	struct saved_msr *array;
+};
 
-typedef __u32 Elf32_Off;
+struct saved_context {
+	struct pt_regs regs;
+	u16 ds;
+	u16 es;
+	u16 fs;
+	u16 gs;
+	long unsigned int kernelmode_gs_base;
+	long unsigned int usermode_gs_base;
+	long unsigned int fs_base;
+	long unsigned int cr0;
+	long unsigned int cr2;
+	long unsigned int cr3;
+	long unsigned int cr4;
+	u64 misc_enable;
+	struct saved_msrs saved_msrs;
+	long unsigned int efer;
+	u16 gdt_pad;
+	struct desc_ptr gdt_desc;
+	u16 idt_pad;
+	struct desc_ptr idt;
+	u16 ldt;
+	u16 tss;
+	long unsigned int tr;
+	long unsigned int safety;
+	long unsigned int return_address;
+	bool misc_enable_saved;
+} __attribute__((packed));
 
-struct elf32_hdr {
-	unsigned char e_ident[16];
-	Elf32_Half e_type;
-	Elf32_Half e_machine;
-	Elf32_Word e_version;
-	Elf32_Addr e_entry;
-	Elf32_Off e_phoff;
-	Elf32_Off e_shoff;
-	Elf32_Word e_flags;
-	Elf32_Half e_ehsize;
-	Elf32_Half e_phentsize;
-	Elf32_Half e_phnum;
-	Elf32_Half e_shentsize;
-	Elf32_Half e_shnum;
-	Elf32_Half e_shstrndx;
+typedef int (*pm_cpu_match_t)(const struct x86_cpu_id *);
+
+struct msr_enumeration {
+	u32 msr_no;
+	u32 feature;
 };
 
 typedef struct elf32_hdr Elf32_Ehdr;
-
-typedef struct elf64_hdr Elf64_Ehdr;
-
-struct elf32_phdr {
-	Elf32_Word p_type;
-	Elf32_Off p_offset;
-	Elf32_Addr p_vaddr;
-	Elf32_Addr p_paddr;
-	Elf32_Word p_filesz;
-	Elf32_Word p_memsz;
-	Elf32_Word p_flags;
-	Elf32_Word p_align;
-};
 
 typedef struct elf32_phdr Elf32_Phdr;
 
@@ -69042,6 +71268,32 @@ struct freader {
 			u64 data_sz;
 		};
 	};
+};
+
+typedef int (*decompress_fn)(unsigned char *, long int, long int (*)(void *, long unsigned int), long int (*)(void *, long unsigned int), unsigned char *, long int *, void (*)(char *));
+
+struct compress_format {
+	unsigned char magic[2];
+	const char *name;
+	decompress_fn decompressor;
+};
+
+enum cpio_fields {
+	C_MAGIC = 0,
+	C_INO = 1,
+	C_MODE = 2,
+	C_UID = 3,
+	C_GID = 4,
+	C_NLINK = 5,
+	C_MTIME = 6,
+	C_FILESIZE = 7,
+	C_MAJ = 8,
+	C_MIN = 9,
+	C_RMAJ = 10,
+	C_RMIN = 11,
+	C_NAMESIZE = 12,
+	C_CHKSUM = 13,
+	C_NFIELDS = 14,
 };
 
 struct radix_tree_iter {
@@ -69071,6 +71323,31 @@ struct klist_waiter {
 struct uevent_sock {
 	struct list_head list;
 	struct sock *sk;
+};
+
+enum {
+	LOGIC_PIO_INDIRECT = 0,
+	LOGIC_PIO_CPU_MMIO = 1,
+};
+
+struct logic_pio_host_ops;
+
+struct logic_pio_hwaddr {
+	struct list_head list;
+	struct fwnode_handle *fwnode;
+	resource_size_t hw_start;
+	resource_size_t io_start;
+	resource_size_t size;
+	long unsigned int flags;
+	void *hostdata;
+	const struct logic_pio_host_ops *ops;
+};
+
+struct logic_pio_host_ops {
+	u32 (*in)(void *, long unsigned int, size_t);
+	void (*out)(void *, long unsigned int, u32, size_t);
+	u32 (*ins)(void *, long unsigned int, void *, size_t, unsigned int);
+	void (*outs)(void *, long unsigned int, const void *, size_t, unsigned int);
 };
 
 struct maple_metadata {
@@ -69228,6 +71505,11 @@ struct maple_subtree_state {
 typedef struct {
 	long unsigned int key[2];
 } hsiphash_key_t;
+
+struct uf_node {
+	struct uf_node *parent;
+	unsigned int rank;
+};
 
 enum format_type {
 	FORMAT_TYPE_NONE = 0,
