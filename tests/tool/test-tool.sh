@@ -7,11 +7,13 @@
 # when trace is woken to print what BPF queued,
 # its errors, its export read by
 # node_exporter (and Prometheus), HWASan's tags and system calls under
-# tagtrace tags on LAM and UAI, and its fallbacks on the upstream kernel
-# (no tagged_addr events).
+# tagtrace tags on LAM and UAI, its fallbacks on the upstream kernel
+# (no tagged_addr events), and its counts on a kernel with the series meant
+# for mainline alone.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 upstream=build/linux-upstream/arch/x86/boot/bzImage
+mainline=build/linux-mainline/arch/x86/boot/bzImage
 
 for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/counts-guest.sh auto 5 200 300 64 20
@@ -28,7 +30,7 @@ tap_guest --cpu lam -- tests/tool/u48-guest.sh
 for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done
-tap_guest --cpu lam --smp 2 --timeout 600 -- tests/tool/stop-guest.py
+tap_guest --cpu lam --icount --timeout 600 -- tests/tool/stop-guest.py
 tap_guest --cpu lam --smp 2 --icount -- tests/tool/batch-guest.sh
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
@@ -48,5 +50,12 @@ done
 tap_guest --cpu lam --kernel $upstream -- tests/tool/pidreuse-guest.sh --pages
 tap_guest --cpu lam --kernel $upstream -- \
 	tests/tool/faultptr-guest.sh 5 3 registers
+# The series meant for mainline (1-4) alone: events without the LASS
+# policy's reason in ctrl, and LAM as upstream offers it (no mitigations).
+for attach in auto raw; do
+	tap_guest --cpu lam --kernel $mainline -- \
+		tests/tool/counts-guest.sh $attach 3 100 100 16 5
+done
+tap_guest --cpu lam --kernel $mainline -- tests/tool/tags-guest.sh 20 3 5 16
 
 tap_done
