@@ -125,6 +125,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/batches $(VMBIN)/hwasan_prog \
+	$(VMBIN)/stackgp \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
@@ -313,6 +314,12 @@ $(VMBIN)/ptrace_query: tests/tool/ptrace_query.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
+# Frame pointers and no sibling calls: the user stack walks to main.
+$(VMBIN)/stackgp: tests/tool/stackgp.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		-fno-optimize-sibling-calls -o $@ $<
+
 $(VMBIN)/nobpf: tests/tool/nobpf.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
@@ -378,7 +385,7 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 TOOL_SRCS := $(wildcard src/*.c)
 TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 # The pieces that need no kernel: what tests/unit/ links against.
-UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/line.c src/ksyms.c \
+UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/usym.c src/line.c src/ksyms.c \
 	src/clock.c src/stop.c src/caps.c \
 	src/table.c src/histfmt.c src/openmetrics.c src/btfnames.c src/sysnames.c \
 	src/tagfmt.c src/out.c
@@ -430,7 +437,7 @@ $(UNIT)/unit_tests: tests/unit/unit_tests.c tests/unit/tap.h $(UNIT_SRCS) $(wild
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer -I src -I $(TOOL) -o $@ tests/unit/unit_tests.c $(UNIT_SRCS) \
-		-lbpf -lm
+		-lbpf -lelf -lm
 
 ## install          tagtrace and its man page into $(DESTDIR)$(PREFIX)
 install: $(TOOL)/tagtrace

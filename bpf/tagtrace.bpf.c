@@ -47,6 +47,7 @@ const volatile bool targ_usec;			/* hist in us, not ns */
 const volatile bool targ_switch_events;		/* fallback mode switch events */
 const volatile bool targ_count;			/* per-process counters (top) */
 const volatile bool targ_tags;			/* tags and syscalls maps */
+const volatile __u32 targ_frames;		/* located frames, 1..TT_STACK_MAX */
 const volatile __u32 targ_wakeup_bytes;		/* 0: the kernel's wake-ups */
 const volatile __u64 targ_wakeup_ns;
 
@@ -116,6 +117,33 @@ struct {
 	__type(key, __u64);
 	__type(value, struct tt_sym);
 } syms SEC(".maps");
+
+/* The path of each file a located frame is in: filled once a file. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct tt_file_key);
+	__type(value, struct tt_path);
+} files SEC(".maps");
+
+/*
+ * A located record is built here, its frames right after it, then copied
+ * to the ring buffer whole: over BPF's 512-byte stack.
+ */
+struct located {
+	struct tt_record r;
+	struct tt_frame f[TT_STACK_MAX];
+	__u64 ips[TT_STACK_MAX];
+	struct tt_path path;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct located);
+} located_buf SEC(".maps");
 
 /*
  * The untag caller this CPU last made sure syms names: a storm comes from
@@ -523,7 +551,8 @@ static __always_inline __u64 wakeup_flags(__u64 now)
  * Stream r (its event fields filled) when the frontend wants this kind:
  * the common fields are added here. A full ring buffer is counted.
  */
-static __always_inline void emit(struct tt_record *r, __u32 kind)
+static __always_inline void emit_size(struct tt_record *r, __u32 kind,
+				      __u32 size)
 {
 	__u64 id;
 
@@ -536,8 +565,13 @@ static __always_inline void emit(struct tt_record *r, __u32 kind)
 	r->tid = (__u32)id;
 	r->kind = kind;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	if (bpf_ringbuf_output(&events, r, sizeof(*r), wakeup_flags(r->ts_ns)))
+	if (bpf_ringbuf_output(&events, r, size, wakeup_flags(r->ts_ns)))
 		stat_inc(TT_STAT_DROPS);
+}
+
+static __always_inline void emit(struct tt_record *r, __u32 kind)
+{
+	emit_size(r, kind, sizeof(*r));
 }
 
 /* The kernel's "%pS" of an untag call site into syms, once a site. */
@@ -555,6 +589,141 @@ static __always_inline void name_caller(__u64 caller)
 		return;
 	BPF_SNPRINTF(sym.name, sizeof(sym.name), "%pS", caller);
 	bpf_map_update_elem(&syms, &caller, &sym, BPF_NOEXIST);
+}
+
+/* The walk from a file up to the root, one bpf_loop() step at a time. */
+struct path_walk {
+	struct dentry *d;
+	struct mount *mnt;
+	struct tt_path *p;
+	__u32 n;
+	bool cut;
+};
+
+/*
+ * One step: up to the parent, naming d; or, at the root of d's mount, to
+ * the dentry it is mounted on. 1 ends the walk: the root of the mount
+ * tree reached (complete), or TT_PATH_DEPTH names taken (cut).
+ */
+static long path_step(__u32 i, void *data)
+{
+	struct path_walk *pw = data;
+	struct dentry *d = pw->d, *parent;
+	struct mount *mnt = pw->mnt, *up;
+	__u32 n = pw->n;
+
+	if (d == BPF_CORE_READ(mnt, mnt.mnt_root)) {
+		up = BPF_CORE_READ(mnt, mnt_parent);
+		if (up == mnt) {
+			pw->p->complete = !pw->cut;
+			return 1;
+		}
+		pw->d = BPF_CORE_READ(mnt, mnt_mountpoint);
+		pw->mnt = up;
+		return 0;
+	}
+	parent = BPF_CORE_READ(d, d_parent);
+	if (parent == d) {		/* a root not mounted here */
+		pw->p->complete = !pw->cut;
+		return 1;
+	}
+	if (n >= TT_PATH_DEPTH)
+		return 1;
+	if (BPF_CORE_READ(d, d_name.len) >= TT_NAME_LEN)
+		pw->cut = true;
+	bpf_probe_read_kernel_str(pw->p->name[n], TT_NAME_LEN,
+				  BPF_CORE_READ(d, d_name.name));
+	pw->n = n + 1;
+	pw->p->depth = n + 1;
+	pw->d = parent;
+	return 0;
+}
+
+/*
+ * The path of file into the files map under key, once: its names from the
+ * file up, crossing each mount to the one it is mounted on, as d_path()
+ * walks, to the root of the mount tree.
+ */
+static __always_inline void file_path(struct file *file,
+				      const struct tt_file_key *key)
+{
+	struct path_walk pw = {};
+	struct located *w;
+	__u32 zero = 0;
+
+	w = bpf_map_lookup_elem(&located_buf, &zero);
+	if (!w)
+		return;
+	pw.p = &w->path;
+	pw.p->depth = 0;
+	pw.p->complete = 0;
+	pw.d = BPF_CORE_READ(file, f_path.dentry);
+	/* The vfsmount is struct mount's member mnt. */
+	pw.mnt = (void *)BPF_CORE_READ(file, f_path.mnt) -
+		 bpf_core_field_offset(struct mount, mnt);
+	/* Each mount crossed takes a step too. */
+	bpf_loop(2 * TT_PATH_DEPTH, path_step, &pw, 0);
+	bpf_map_update_elem(&files, key, pw.p, BPF_NOEXIST);
+}
+
+/* bpf_find_vma()'s callback: the file and offset of the frame's ip. */
+static long frame_vma(struct task_struct *task, struct vm_area_struct *vma,
+		      void *data)
+{
+	struct tt_frame *f = data;
+	struct file *file = BPF_CORE_READ(vma, vm_file);
+	struct inode *inode;
+
+	if (!file)
+		return 0;
+	inode = BPF_CORE_READ(file, f_inode);
+	f->file.ino = BPF_CORE_READ(inode, i_ino);
+	f->file.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	f->file_off = f->ip - BPF_CORE_READ(vma, vm_start) +
+		      (BPF_CORE_READ(vma, vm_pgoff) << 12);
+	if (!bpf_map_lookup_elem(&files, &f->file))
+		file_path(file, &f->file);
+	return 0;
+}
+
+/*
+ * Stream a fault or #GP with where it happened: ip (user, or the kernel's
+ * for a kernel #SS) and, with --stack, the user return addresses the frame
+ * pointers lead to. w->r has the event's fields.
+ */
+static __always_inline void emit_located(void *ctx, struct located *w,
+					 __u32 kind, __u64 ip)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 n = 1, nu = 0, skip = 0, i, k;
+	long len;
+
+	if (!(targ_stream & (1U << kind)))
+		return;
+	w->ips[0] = ip;
+	if (targ_frames > 1) {
+		len = bpf_get_stack(ctx, &w->ips[1], sizeof(w->ips) - 8,
+				    BPF_F_USER_STACK);
+		if (len > 0)
+			nu = (__u32)len / 8;	/* in ips[1..nu] */
+	}
+	/* The user stack starts at the user IP: ip itself, unless kernel. */
+	if (nu && w->ips[1] == ip)
+		skip = 1;
+	for (i = 0; i < TT_STACK_MAX; i++) {
+		/* The callback's context must be on the stack. */
+		struct tt_frame f = {};
+
+		k = i + skip;
+		if (i > 0 && (k > nu || k >= TT_STACK_MAX || i >= targ_frames))
+			break;
+		f.ip = w->ips[k];
+		n = i + 1;
+		if ((__s64)f.ip > 0)
+			bpf_find_vma(task, f.ip, frame_vma, &f, 0);
+		w->f[i] = f;
+	}
+	emit_size(&w->r, kind, sizeof(w->r) + n * sizeof(w->f[0]));
 }
 
 /* The per-event handlers: filter, count, stream. */
@@ -623,14 +792,17 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
  * used where it has the field (has_pointer; pointer 0: not known), and
  * the register heuristic guesses it on kernels without.
  */
-static __always_inline int handle_fault(__u64 address, __u64 untagged,
-					__u64 error_code, __u64 ip, int mode,
-					__u64 pointer, bool has_pointer)
+static __always_inline int handle_fault(void *ctx, __u64 address,
+					__u64 untagged, __u64 error_code,
+					__u64 ip, int mode, __u64 pointer,
+					bool has_pointer)
 {
 	struct tt_record r = {
 		.fault = { address, untagged, error_code, ip, mode },
 	};
+	struct located *w;
 	struct tt_proc *p;
+	__u32 zero = 0;
 
 	if (!wanted())
 		return 0;
@@ -646,21 +818,36 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 	if (p && r.fault.tag)
 		__sync_fetch_and_add(&p->tagged_faults, 1);
 	tags_add(TT_EV_FAULT, r.fault.tag);
-	emit(&r, TT_EV_FAULT);
+	/* Where, for a tagged one: a fault at a tag-free pointer is paging. */
+	w = r.fault.tag ? bpf_map_lookup_elem(&located_buf, &zero) : NULL;
+	if (w) {
+		w->r = r;
+		emit_located(ctx, w, TT_EV_FAULT, ip);
+	} else {
+		emit(&r, TT_EV_FAULT);
+	}
 	return 0;
 }
 
-static __always_inline int handle_gp(__u64 ip, __u64 address, int mode,
-				     int trap)
+static __always_inline int handle_gp(void *ctx, __u64 ip, __u64 address,
+				     int mode, int trap)
 {
 	struct tt_record r = {
 		.gp = { ip, address, mode, trap },
 	};
+	struct located *w;
+	__u32 zero = 0;
 
 	if (!wanted())
 		return 0;
 	count(TT_EV_GP, mode, -1);
-	emit(&r, TT_EV_GP);
+	w = bpf_map_lookup_elem(&located_buf, &zero);
+	if (w) {
+		w->r = r;
+		emit_located(ctx, w, TT_EV_GP, ip);
+	} else {
+		emit(&r, TT_EV_GP);
+	}
 	return 0;
 }
 
@@ -713,7 +900,8 @@ TAGGED_ADDR_TP(mode_switch,
 
 /* The fault event before it had pointer: the register heuristic. */
 TAGGED_ADDR_TP(fault,
-	       handle_fault(address, untagged, error_code, ip, mode, 0, false),
+	       handle_fault(ctx, address, untagged, error_code, ip, mode, 0,
+			    false),
 	       unsigned long address, unsigned long untagged,
 	       unsigned long error_code, unsigned long ip, int mode)
 
@@ -723,8 +911,8 @@ int BPF_PROG(fault_ptr_btf, unsigned long address, unsigned long untagged,
 	     unsigned long error_code, unsigned long ip, int mode,
 	     unsigned long pointer)
 {
-	return handle_fault(address, untagged, error_code, ip, mode, pointer,
-			    true);
+	return handle_fault(ctx, address, untagged, error_code, ip, mode,
+			    pointer, true);
 }
 
 SEC("raw_tp/tagged_addr_fault")
@@ -732,11 +920,11 @@ int BPF_PROG(fault_ptr_raw, unsigned long address, unsigned long untagged,
 	     unsigned long error_code, unsigned long ip, int mode,
 	     unsigned long pointer)
 {
-	return handle_fault(address, untagged, error_code, ip, mode, pointer,
-			    true);
+	return handle_fault(ctx, address, untagged, error_code, ip, mode,
+			    pointer, true);
 }
 
-TAGGED_ADDR_TP(gp, handle_gp(ip, address, mode, trapnr),
+TAGGED_ADDR_TP(gp, handle_gp(ctx, ip, address, mode, trapnr),
 	       unsigned long ip, unsigned long address, int mode, int trapnr)
 
 /*
@@ -1050,8 +1238,8 @@ int BPF_PROG(proc_exit_raw)
  * carries a tag (bit 63 clear, bits 62:57 not all zero) or the process has
  * tagging on, as the kernel's own event does.
  */
-static __always_inline int pf_user(__u64 address, struct pt_regs *regs,
-				   __u64 error_code)
+static __always_inline int pf_user(void *ctx, __u64 address,
+				   struct pt_regs *regs, __u64 error_code)
 {
 	struct mm_struct *mm = current_mm();
 	int mode = mm_mode(mm);
@@ -1060,20 +1248,20 @@ static __always_inline int pf_user(__u64 address, struct pt_regs *regs,
 		return 0;
 	if (mode == TT_MODE_NONE && !(address >> 57))
 		return 0;
-	return handle_fault(address, address & mm_untag_mask(mm), error_code,
-			    BPF_CORE_READ(regs, ip), mode, 0, false);
+	return handle_fault(ctx, address, address & mm_untag_mask(mm),
+			    error_code, BPF_CORE_READ(regs, ip), mode, 0, false);
 }
 
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(page_fault_btf, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return pf_user(address, regs, error_code);
+	return pf_user(ctx, address, regs, error_code);
 }
 
 SEC("raw_tp/page_fault_user")
 int BPF_PROG(page_fault_raw, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return pf_user(address, regs, error_code);
+	return pf_user(ctx, address, regs, error_code);
 }

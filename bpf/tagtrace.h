@@ -140,6 +140,42 @@ struct tt_gp {
 	__s32 trap;		/* x86 trap number: 13 #GP, 12 #SS */
 };
 
+/*
+ * Where a tagged fault or a #GP/#SS happened: the user IP (and with
+ * --stack the return addresses above it), each with the file it is in and
+ * its offset there, read from the VMA at the event. A record of those
+ * kinds is followed by its frames (the record's size says how many), so a
+ * process that dies of the fault can still be symbolized: the frontend
+ * finds the file by the path BPF put in the files map, once a file.
+ */
+#define TT_STACK_MAX	16
+
+struct tt_file_key {
+	__u64 ino;
+	__u32 dev;		/* the superblock's s_dev, kernel encoding */
+	__u32 pad;
+};
+
+struct tt_frame {
+	__u64 ip;
+	__u64 file_off;		/* ip's offset in the file */
+	struct tt_file_key file;	/* ino 0: not in a file (or unknown) */
+};
+
+/*
+ * A file's path, as its names from the file up to the root of the mount
+ * tree (name[0] the file's own); a name longer than TT_NAME_LEN - 1 or a
+ * path deeper than TT_PATH_DEPTH is cut and says so.
+ */
+#define TT_PATH_DEPTH	16
+#define TT_NAME_LEN	64
+
+struct tt_path {
+	__u32 depth;
+	__u32 complete;		/* reached the root, no name cut */
+	char name[TT_PATH_DEPTH][TT_NAME_LEN];
+};
+
 /* One ring buffer record: who, where, when, then the event's fields. */
 struct tt_record {
 	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */

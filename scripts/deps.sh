@@ -11,6 +11,9 @@ pkgs=(
 	clang llvm libbpf-dev bpftool bpftrace
 	# HWASan: clang-14 and its x86_64 runtime (libclang_rt.hwasan-x86_64)
 	clang-14 libclang-rt-14-dev
+	# libc's own symbols for user stacks (tagtrace trace --stack, and
+	# bpftrace's ustack it is checked against)
+	libc6-dbg
 	prometheus-node-exporter prometheus iproute2
 	"linux-source-6.12=$LINUX_SOURCE_VERSION"
 	dpkg-dev ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev

@@ -24,6 +24,7 @@ enum {
 	OPT_TAG_VALUES,
 	OPT_HISTOGRAMS,
 	OPT_BTF,
+	OPT_STACK,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -54,6 +55,9 @@ static const struct argp_option trace_options[] = {
 	{ "ringbuf-size", OPT_RINGBUF, "BYTES", 0,
 	  "Ring buffer size, a power of two >= 4096; K and M suffixes (default 1M)",
 	  0 },
+	{ "stack", OPT_STACK, NULL, 0,
+	  "Tagged faults and #GPs with the user stack (frame pointers), not "
+	  "only the function that faulted", 0 },
 	{},
 };
 
@@ -89,6 +93,7 @@ static const char trace_doc[] =
 "  tagtrace trace                  # every event, until Ctrl-C\n"
 "  tagtrace trace -p 181 -d 10     # process 181 for ten seconds\n"
 "  tagtrace trace -e ctrl,fault    # enables, disables, queries and faults\n"
+"  tagtrace trace -e fault,gp --stack  # misuse, with its user stack\n"
 "  tagtrace trace --json | jq .    # NDJSON, the tracepoints' field names";
 
 static const char top_doc[] =
@@ -295,6 +300,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		if (!*arg)
 			return FAIL(st, "empty --openmetrics file name");
 		env->openmetrics = arg;
+		break;
+	case OPT_STACK:
+		env->stack = true;
 		break;
 	case OPT_US:
 		env->usec = true;

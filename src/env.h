@@ -34,6 +34,7 @@ struct tt_env {
 	bool json;
 	bool verbose;
 	bool usec;			/* hist: microseconds */
+	bool stack;			/* trace: user stacks of misuse */
 	const char *openmetrics;	/* top: file to rewrite each interval */
 	bool tag_values;		/* top: tag values in the OpenMetrics file */
 	bool histograms;		/* top: switch_mm histograms in it too */

@@ -6,12 +6,24 @@
 #include "record.h"
 #include "sysnames.h"
 
-const struct tt_record *tt_record_decode(const void *data, size_t size)
+const struct tt_record *tt_record_decode(const void *data, size_t size,
+					 struct tt_where *w)
 {
 	const struct tt_record *r = data;
+	size_t tail;
 
 	if (!data || size < sizeof(*r) || r->kind >= TT_EV_MAX)
 		return NULL;
+	tail = size - sizeof(*r);
+	if (!w)
+		return r;
+	/* Faults and #GPs carry frames; a tail of other kinds is padding. */
+	w->f = (const struct tt_frame *)(r + 1);
+	w->n = 0;
+	if (r->kind == TT_EV_FAULT || r->kind == TT_EV_GP)
+		w->n = tail / sizeof(struct tt_frame);
+	if (w->n > TT_STACK_MAX)
+		w->n = TT_STACK_MAX;
 	return r;
 }
 
@@ -122,6 +134,61 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
 	}
 }
 
+/* Names are cut here in a frame: a line holds the longest path whole. */
+#define FRAME_SYM_MAX	256
+
+/*
+ * " at f+0x1a (file)" for frame 0, then " <- caller+0x9 (file)" for each
+ * caller: a function and the file's last name; the IP and the offset in
+ * the file where no symbol covers it; the IP alone outside any file
+ * (kernel text by its kernel symbol).
+ */
+static void text_frame(struct tt_line *l, const struct tt_frame *f,
+		       const struct tt_fmt *fmt)
+{
+	struct tt_uloc loc;
+	const char *name;
+	char sym[128];
+
+	if ((__s64)f->ip < 0) {
+		name = caller_name(fmt, f->ip, sym, sizeof(sym));
+		if (name) {
+			tt_line_strn(l, name, FRAME_SYM_MAX);
+			return;
+		}
+	}
+	if (!fmt->locate || !fmt->locate(fmt->locate_ctx, f, &loc)) {
+		tt_line_hex(l, f->ip);
+		return;
+	}
+	if (loc.sym) {
+		tt_line_strn(l, loc.sym, FRAME_SYM_MAX);
+		put_hex(l, "+", loc.off);
+		tt_line_str(l, " (");
+	} else {
+		tt_line_hex(l, f->ip);
+		tt_line_str(l, " (");
+	}
+	tt_line_strn(l, loc.name ? loc.name : "?", TT_NAME_LEN);
+	if (!loc.sym)
+		put_hex(l, "+", loc.off);
+	tt_line_char(l, ')');
+}
+
+static void text_frames(FILE *out, const struct tt_where *w,
+			const struct tt_fmt *fmt)
+{
+	struct tt_line l;
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++) {
+		tt_line_init(&l);
+		tt_line_str(&l, i ? " <- " : " at ");
+		text_frame(&l, &w->f[i], fmt);
+		fwrite(l.buf, 1, l.len, out);
+	}
+}
+
 /* comm as tt_comm_text() gives it, without the copy; unterminated too. */
 static inline void tt_line_comm(struct tt_line *l, const char *comm)
 {
@@ -138,7 +205,7 @@ static inline void tt_line_comm(struct tt_line *l, const char *comm)
  * more than the rest of the line.
  */
 void tt_record_text(FILE *out, const struct tt_record *r,
-		    const struct tt_fmt *fmt)
+		    const struct tt_where *w, const struct tt_fmt *fmt)
 {
 	struct tt_line l;
 	size_t col;
@@ -163,6 +230,11 @@ void tt_record_text(FILE *out, const struct tt_record *r,
 	tt_line_str(&l, tt_event_name(r->kind));
 	column_end(&l, col, 6);
 	text_details(&l, r, fmt);
+	if (w && w->n) {
+		fwrite(l.buf, 1, l.len, out);
+		text_frames(out, w, fmt);
+		tt_line_init(&l);
+	}
 	tt_line_char(&l, '\n');
 	fwrite(l.buf, 1, l.len, out);
 }
@@ -275,13 +347,79 @@ static void json_fields(struct tt_line *j, const struct tt_record *r,
 }
 
 /*
+ * A frame as an object: ip; the file, its build id and the offset in it;
+ * the function and the offset in it, or why there is none. The path and
+ * the name are cut to fit one line buffer.
+ */
+static void json_frame(struct tt_line *l, const struct tt_frame *f,
+		       const struct tt_fmt *fmt)
+{
+	struct tt_uloc loc;
+	const char *name;
+	char sym[128];
+
+	tt_line_put(l, "{\"ip\":", 6);
+	tt_line_json_hex(l, f->ip);
+	if ((__s64)f->ip < 0) {
+		name = caller_name(fmt, f->ip, sym, sizeof(sym));
+		if (name) {
+			J_KEY(l, "kernel_sym");
+			tt_line_json_str(l, name, FRAME_SYM_MAX);
+		}
+	} else if (fmt->locate && fmt->locate(fmt->locate_ctx, f, &loc)) {
+		if (loc.file) {
+			J_KEY(l, "file");
+			tt_line_json_str(l, loc.file, TT_NAME_LEN * 4);
+		}
+		if (loc.build_id && *loc.build_id)
+			J_NAME(l, "build_id", loc.build_id);
+		J_HEX(l, "file_offset", f->file_off);
+		if (loc.sym) {
+			J_KEY(l, "sym");
+			tt_line_json_str(l, loc.sym, FRAME_SYM_MAX);
+			J_UINT(l, "sym_offset", loc.off);
+		} else {
+			J_NAME(l, "no_sym", loc.why);
+		}
+	}
+	tt_line_char(l, '}');
+}
+
+/* "where": frame 0; with callers, "stack": every frame, frame 0 first. */
+static void json_frames(FILE *out, const struct tt_where *w,
+			const struct tt_fmt *fmt)
+{
+	struct tt_line l;
+	unsigned int i;
+
+	tt_line_init(&l);
+	J_KEY(&l, "where");
+	json_frame(&l, &w->f[0], fmt);
+	fwrite(l.buf, 1, l.len, out);
+	if (w->n < 2)
+		return;
+	for (i = 0; i < w->n; i++) {
+		tt_line_init(&l);
+		if (i) {
+			tt_line_char(&l, ',');
+		} else {
+			J_KEY(&l, "stack");
+			tt_line_char(&l, '[');
+		}
+		json_frame(&l, &w->f[i], fmt);
+		fwrite(l.buf, 1, l.len, out);
+	}
+	fputc(']', out);
+}
+
+/*
  * Built in one buffer and written once, as the text line is: through
  * stdio a member at a time, JSON cost four times the text.
  * The longest (an untag with a 128-byte caller name and a comm of 16
  * control bytes, escaped) takes under 600 bytes of TT_LINE_MAX.
  */
 void tt_record_json(FILE *out, const struct tt_record *r,
-		    const struct tt_fmt *fmt)
+		    const struct tt_where *w, const struct tt_fmt *fmt)
 {
 	struct tt_line l;
 
@@ -295,6 +433,11 @@ void tt_record_json(FILE *out, const struct tt_record *r,
 	tt_line_json_str(&l, r->comm, TT_COMM_LEN);
 	J_NAME(&l, "event", tt_event_name(r->kind));
 	json_fields(&l, r, fmt);
+	if (w && w->n) {
+		fwrite(l.buf, 1, l.len, out);
+		json_frames(out, w, fmt);
+		tt_line_init(&l);
+	}
 	tt_line_put(&l, "}\n", 2);
 	fwrite(l.buf, 1, l.len, out);
 }

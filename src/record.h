@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "env.h"
+#include "usym.h"
 
 /*
  * A kernel address's "symbol+0xoff": in buf, or in a name the resolver
@@ -24,14 +25,32 @@ struct tt_fmt {
 	 * registers): said "guessed" in text, guessed_... in JSON.
 	 */
 	bool fault_tags_guessed;
+	/* User frames to function+offset (usym.c), when set. */
+	bool (*locate)(void *ctx, const struct tt_frame *f,
+		       struct tt_uloc *loc);
+	void *locate_ctx;
 };
 
-/* The record in data[0..size), or NULL when it is not a whole valid one. */
-const struct tt_record *tt_record_decode(const void *data, size_t size);
+/*
+ * Where a tagged fault or a #GP happened: the frames that follow such a
+ * record (frame 0 its IP, then with --stack the callers).
+ */
+struct tt_where {
+	const struct tt_frame *f;
+	unsigned int n;
+};
+
+/*
+ * The record in data[0..size), or NULL when it is not a whole valid one;
+ * its frames into *w (w may be NULL).
+ */
+const struct tt_record *tt_record_decode(const void *data, size_t size,
+					 struct tt_where *w);
 void tt_record_header(FILE *out);
+/* w: the record's frames, or NULL. */
 void tt_record_text(FILE *out, const struct tt_record *r,
-		    const struct tt_fmt *fmt);
+		    const struct tt_where *w, const struct tt_fmt *fmt);
 void tt_record_json(FILE *out, const struct tt_record *r,
-		    const struct tt_fmt *fmt);
+		    const struct tt_where *w, const struct tt_fmt *fmt);
 
 #endif /* TT_RECORD_H */

@@ -335,6 +335,7 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		s->src[TT_EV_SWITCH] == TT_SRC_KPROBE;
 	s->skel->rodata->targ_count = s->counts;
 	s->skel->rodata->targ_tags = wants_tags(env);
+	s->skel->rodata->targ_frames = env->stack ? TT_STACK_MAX : 1;
 	if (!wants_tags(env)) {
 		bpf_map__set_max_entries(s->skel->maps.tags, 1);
 		bpf_map__set_max_entries(s->skel->maps.syscalls, 1);
@@ -619,6 +620,11 @@ int tt_session_forget(const struct tt_session *s,
 int tt_session_events_fd(const struct tt_session *s)
 {
 	return bpf_map__fd(s->skel->maps.events);
+}
+
+int tt_session_files_fd(const struct tt_session *s)
+{
+	return bpf_map__fd(s->skel->maps.files);
 }
 
 int tt_session_syms_fd(const struct tt_session *s)

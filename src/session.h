@@ -67,6 +67,8 @@ int tt_session_forget(const struct tt_session *s,
 		      const struct tt_proc_key *keys, size_t n);
 int tt_session_events_fd(const struct tt_session *s);
 int tt_session_syms_fd(const struct tt_session *s);
+/* The paths of the files located frames are in (struct tt_path). */
+int tt_session_files_fd(const struct tt_session *s);
 /* Detaches every program: no event is produced after it returns. */
 void tt_session_detach(struct tt_session *s);
 void tt_session_close(struct tt_session *s);

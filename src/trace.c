@@ -11,6 +11,7 @@
 #include "ksyms.h"
 #include "out.h"
 #include "record.h"
+#include "usym.h"
 
 struct trace_ctx {
 	const struct tt_env *env;
@@ -50,16 +51,17 @@ static int flush(const struct trace_ctx *t)
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct trace_ctx *t = ctx;
-	const struct tt_record *r = tt_record_decode(data, size);
+	struct tt_where w;
+	const struct tt_record *r = tt_record_decode(data, size, &w);
 
 	if (!r) {
 		t->bad++;
 	} else {
 		t->events++;
 		if (t->env->json)
-			tt_record_json(stdout, r, &t->fmt);
+			tt_record_json(stdout, r, &w, &t->fmt);
 		else
-			tt_record_text(stdout, r, &t->fmt);
+			tt_record_text(stdout, r, &w, &t->fmt);
 	}
 	/* A failed write (the 64 KiB buffer filled): tt_out_flush() says why. */
 	if (ferror(stdout)) {
@@ -113,15 +115,34 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 	return rs->ksyms ? ksyms_format(rs->ksyms, addr, buf, len) : NULL;
 }
 
+/* A frame's file by the path BPF recorded in the files map. */
+static bool file_path(void *ctx, const struct tt_file_key *key,
+		      struct tt_path *path)
+{
+	return !bpf_map_lookup_elem(*(int *)ctx, key, path);
+}
+
+static bool locate(void *ctx, const struct tt_frame *f, struct tt_uloc *loc)
+{
+	return tt_usyms_locate(ctx, f, loc);
+}
+
 int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		 struct tt_stop *stop)
 {
+	int files_fd = tt_session_files_fd(s);
 	static struct resolver rs;
 	struct trace_ctx t = { .env = env, .stop = stop };
 	struct ring_buffer *rb;
 	int err = 0, out;
 
 	rs.syms_fd = tt_session_syms_fd(s);
+	t.fmt.locate_ctx = tt_usyms_new(file_path, &files_fd);
+	if (!t.fmt.locate_ctx) {
+		fprintf(stderr, "tagtrace: out of memory\n");
+		return -1;
+	}
+	t.fmt.locate = locate;
 	t.fmt.resolve = resolve;
 	t.fmt.resolve_ctx = &rs;
 	rb = ring_buffer__new(tt_session_events_fd(s), on_record, &t, NULL);
@@ -129,6 +150,7 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		fprintf(stderr, "tagtrace: cannot map the ring buffer: %s\n",
 			strerror(errno));
 		ksyms_free(rs.ksyms);
+		tt_usyms_free(t.fmt.locate_ctx);
 		return -1;
 	}
 	/* Times, and -d, count from the attach: events may predate us. */
@@ -190,5 +212,6 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 			(unsigned long long)t.bad);
 	ring_buffer__free(rb);
 	ksyms_free(rs.ksyms);
+	tt_usyms_free(t.fmt.locate_ctx);
 	return err;
 }

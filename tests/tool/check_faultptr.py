@@ -13,6 +13,7 @@ figures of fault tags for what they are: tagged_faults, fault_tags and
 trace's tagged/tag where exact, the same with "guessed_" before them, and
 those alone, where guessed. Prints TAP, unnumbered.
 """
+import json
 import re
 import sys
 
@@ -114,6 +115,17 @@ def main():
 
     first = [r for r in records if int(r["untagged"], 16) < tagged_end]
     last = [r for r in records if int(r["untagged"], 16) >= tagged_end]
+    # Where: the store in mixed_pages() (kept out of line), in tagloop.
+    where = [r.get("where", {}) for r in first]
+    ok(len(where) == n and
+       all(w.get("sym") == "mixed_pages" and w.get("ip") == r["ip"] and
+           w.get("file", "").endswith("/build/vm/tagloop")
+           for w, r in zip(where, first)),
+       f"trace: each of the {n} tagged faults is located at mixed_pages() "
+       "in build/vm/tagloop",
+       *[json.dumps(w) for w in where])
+    ok(all("where" not in r for r in last),
+       f"trace: the {m} untagged faults are not located (paging, not misuse)")
     ok(len(first) == n and all(r.get("tagged") and r.get("tag") == TAG for r in first),
        f"trace: the {n} faults through tag-44 pointers are tagged, tag 44",
        *[f"{r['untagged']} tagged={r.get('tagged')} tag={r.get('tag')}" for r in first])

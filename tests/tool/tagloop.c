@@ -78,7 +78,7 @@ static long read_rbx(int fd, void *buf, size_t n, unsigned long rbx)
 }
 
 /* --mixed: see the top of the file. */
-static void mixed_pages(void)
+__attribute__((noinline)) static void mixed_pages(void)
 {
 	volatile char *t = NULL;
 	long i;

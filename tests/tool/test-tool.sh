@@ -2,7 +2,8 @@
 # tagtrace in the guest: its counts against tracefs and known workloads on
 # LAM and UAI, with tp_btf and raw_tp programs (and raw_tp as the retry
 # when the kernel refuses tp_btf), the pointer a fault is
-# tagged by (the fault event's field; registers on upstream), LAM_U48's
+# tagged by (the fault event's field; registers on upstream) and where
+# (function and user stack, against bpftrace's ustack), LAM_U48's
 # 15-bit tags, a ring buffer storm, stopping on time under an unpaced one,
 # when trace is woken to print what BPF queued,
 # its errors, its export read by
@@ -27,6 +28,7 @@ for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/faultptr-guest.sh 5 3 event
 done
 tap_guest --cpu lam -- tests/tool/u48-guest.sh
+tap_guest --cpu lam -- tests/tool/stack-guest.sh 3
 for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done

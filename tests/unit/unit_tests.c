@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/btf.h>
@@ -40,6 +41,7 @@
 #include "table.h"
 #include "tagfmt.h"
 #include "sysnames.h"
+#include "usym.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1114,7 +1116,7 @@ static void check_json(const struct tt_record *r, const struct tt_fmt *fmt,
 {
 	struct mem m;
 
-	tt_record_json(mem_open(&m), r, fmt);
+	tt_record_json(mem_open(&m), r, NULL, fmt);
 	is_str(mem_text(&m), want, "tt_record_json: %s", what);
 	mem_free(&m);
 }
@@ -1124,7 +1126,7 @@ static void check_text(const struct tt_record *r, const struct tt_fmt *fmt,
 {
 	struct mem m;
 
-	tt_record_text(mem_open(&m), r, fmt);
+	tt_record_text(mem_open(&m), r, NULL, fmt);
 	is_str(mem_text(&m), want, "tt_record_text: %s", what);
 	mem_free(&m);
 }
@@ -1134,23 +1136,23 @@ static void test_record_decode(void)
 	struct tt_record r = rec_ctrl();
 	unsigned char big[sizeof(r) + 8];
 
-	ok(!tt_record_decode(NULL, sizeof(r)), "decode rejects NULL");
-	ok(!tt_record_decode(&r, 0), "decode rejects size 0");
-	ok(!tt_record_decode(&r, offsetof(struct tt_record, ctrl)),
+	ok(!tt_record_decode(NULL, sizeof(r), NULL), "decode rejects NULL");
+	ok(!tt_record_decode(&r, 0, NULL), "decode rejects size 0");
+	ok(!tt_record_decode(&r, offsetof(struct tt_record, ctrl), NULL),
 	   "decode rejects a header without its event");
-	ok(!tt_record_decode(&r, sizeof(r) - 1), "decode rejects size - 1");
-	ok(tt_record_decode(&r, sizeof(r)) == &r,
+	ok(!tt_record_decode(&r, sizeof(r) - 1, NULL), "decode rejects size - 1");
+	ok(tt_record_decode(&r, sizeof(r), NULL) == &r,
 	   "decode accepts a whole valid record, in place");
 	memset(big, 0, sizeof(big));
 	memcpy(big, &r, sizeof(r));
-	ok(tt_record_decode(big, sizeof(big)) == (void *)big,
+	ok(tt_record_decode(big, sizeof(big), NULL) == (void *)big,
 	   "decode accepts a record with padding after it");
 	r.kind = TT_EV_GP;
-	ok(tt_record_decode(&r, sizeof(r)) == &r, "decode accepts kind gp");
+	ok(tt_record_decode(&r, sizeof(r), NULL) == &r, "decode accepts kind gp");
 	r.kind = TT_EV_MAX;
-	ok(!tt_record_decode(&r, sizeof(r)), "decode rejects kind TT_EV_MAX");
+	ok(!tt_record_decode(&r, sizeof(r), NULL), "decode rejects kind TT_EV_MAX");
 	r.kind = UINT32_MAX;
-	ok(!tt_record_decode(&r, sizeof(r)), "decode rejects kind UINT32_MAX");
+	ok(!tt_record_decode(&r, sizeof(r), NULL), "decode rejects kind UINT32_MAX");
 }
 
 /* ksyms_format() as a struct tt_fmt resolver: ctx is the struct ksyms. */
@@ -1169,6 +1171,231 @@ static const char *cached_resolve(void *ctx, __u64 addr, char *buf,
 	return "vfs_write+0x44";
 }
 
+
+/*
+ * User frames: a function of this very binary, found as the kernel finds
+ * it (the mapping's start and page offset, from /proc/self/maps), named
+ * from the file's symbol table.
+ */
+__attribute__((noinline, used)) int usym_target(int x)
+{
+	return x * 3 + 1;
+}
+
+struct usym_paths {
+	const char *path;	/* the path for every key whose ino is ino */
+	__u64 ino;
+	int asked;
+};
+
+/* The files map's part: the path, as BPF records it, names leaf first. */
+static void path_split(const char *path, struct tt_path *p)
+{
+	const char *end = path + strlen(path), *start;
+
+	memset(p, 0, sizeof(*p));
+	while (end > path && p->depth < TT_PATH_DEPTH) {
+		start = end;
+		while (start > path && start[-1] != '/')
+			start--;
+		if (end > start)
+			snprintf(p->name[p->depth++], TT_NAME_LEN, "%.*s",
+				 (int)(end - start), start);
+		end = start > path ? start - 1 : path;
+	}
+	p->complete = 1;
+}
+
+static bool usym_path_of(void *ctx, const struct tt_file_key *key,
+			 struct tt_path *p)
+{
+	struct usym_paths *up = ctx;
+
+	up->asked++;
+	if (key->ino != up->ino)
+		return false;
+	path_split(up->path, p);
+	return true;
+}
+
+/* The frame the kernel would give for addr in this process. */
+static bool frame_of(__u64 addr, struct tt_frame *f, char *path, size_t len)
+{
+	unsigned long start, end, pgoff;
+	char line[512], file[400];
+	struct stat st;
+	bool found = false;
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	memset(f, 0, sizeof(*f));
+	f->ip = addr;
+	while (maps && fgets(line, sizeof(line), maps))
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %399s", &start, &end,
+			   &pgoff, file) == 4 && addr >= start && addr < end) {
+			found = true;
+			break;
+		}
+	if (maps)
+		fclose(maps);
+	if (!found || stat(file, &st))
+		return false;
+	snprintf(path, len, "%s", file);
+	f->file_off = addr - start + pgoff;
+	f->file.ino = st.st_ino;
+	f->file.dev = major(st.st_dev) << 20 | minor(st.st_dev);
+	return true;
+}
+
+static bool fake_locate(void *ctx __attribute__((unused)), const struct tt_frame *f,
+			struct tt_uloc *loc)
+{
+	memset(loc, 0, sizeof(*loc));
+	if (!f->file.ino)
+		return false;
+	loc->file = "/usr/bin/app";
+	loc->name = "app";
+	loc->build_id = f->file.ino == 1 ? "00ff" : "";
+	loc->sym = f->file.ino == 1 ? "bad_deref" : NULL;
+	loc->off = f->file.ino == 1 ? 0x1a : f->file_off;
+	loc->why = f->file.ino == 1 ? "" : "no symbols";
+	return true;
+}
+
+static void test_usym(void)
+{
+	struct tt_frame f, other;
+	struct tt_uloc loc;
+	struct usym_paths up = { 0 };
+	struct tt_usyms *u;
+	struct tt_path p;
+	char path[400], joined[64], tmp[] = "/tmp/tt-usym-XXXXXX";
+	struct stat st;
+	int fd, asked;
+
+	ok(usym_target(1) == 4, "usym: the target runs");
+	if (!ok(frame_of((__u64)(uintptr_t)usym_target + 3, &f, path,
+			 sizeof(path)), "usym: this binary maps its text"))
+		return;
+	up.path = path;
+	up.ino = f.file.ino;
+	u = tt_usyms_new(usym_path_of, &up);
+	if (!ok(tt_usyms_locate(u, &f, &loc), "usym: a frame in a file"))
+		return;
+	if (!ok(loc.sym && !strcmp(loc.sym, "usym_target"),
+		"usym: named from the symbol table"))
+		tap_quote("got:", loc.sym ? loc.sym : loc.why);
+	ok(loc.off == 3, "usym: offset into the function (%llu)",
+	   (unsigned long long)loc.off);
+	ok(loc.file && !strcmp(loc.file, path), "usym: the file's path");
+	ok(loc.name && !strcmp(loc.name, "unit_tests"), "usym: its last name");
+	ok(loc.build_id && strlen(loc.build_id) == 40,
+	   "usym: the GNU build id, as hex (%s)", loc.build_id);
+	asked = up.asked;
+	f.ip++;
+	f.file_off++;
+	ok(tt_usyms_locate(u, &f, &loc) && loc.off == 4 && up.asked == asked,
+	   "usym: a file's path is asked for once");
+
+	other = f;
+	other.file.ino = 0;
+	ok(!tt_usyms_locate(u, &other, &loc), "usym: no file, no location");
+	other = f;
+	other.file.ino = f.file.ino + 1;
+	ok(tt_usyms_locate(u, &other, &loc) && !loc.sym && !loc.file &&
+	   !strcmp(loc.why, "path not recorded"),
+	   "usym: a file without a recorded path says so");
+	tt_usyms_free(u);
+
+	/* The path names another file now: not symbolized from it. */
+	up.ino = f.file.ino + 1;
+	u = tt_usyms_new(usym_path_of, &up);
+	other.file.ino = f.file.ino + 1;
+	ok(tt_usyms_locate(u, &other, &loc) && !loc.sym &&
+	   !strcmp(loc.why, "not this file"),
+	   "usym: a path whose inode changed is not read");
+	tt_usyms_free(u);
+
+	fd = mkstemp(tmp);
+	if (ok(fd >= 0 && write(fd, "text\n", 5) == 5 && !fstat(fd, &st),
+	       "usym: a file that is no ELF")) {
+		up.path = tmp;
+		up.ino = st.st_ino;
+		other.file.ino = st.st_ino;
+		other.file.dev = major(st.st_dev) << 20 | minor(st.st_dev);
+		other.file_off = 2;
+		u = tt_usyms_new(usym_path_of, &up);
+		ok(tt_usyms_locate(u, &other, &loc) && !loc.sym &&
+		   !strcmp(loc.why, "not an ELF file") && loc.off == 2,
+		   "usym: not ELF: the offset in the file, and why");
+		tt_usyms_free(u);
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+
+	path_split("/usr/lib/x86_64-linux-gnu/libc.so.6", &p);
+	ok(tt_path_join(&p, joined, sizeof(joined)) &&
+	   !strcmp(joined, "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+	   "tt_path_join: names leaf first, joined root first");
+	ok(!tt_path_join(&p, joined, 10), "tt_path_join: too long: false");
+	p.complete = 0;
+	ok(!tt_path_join(&p, joined, sizeof(joined)),
+	   "tt_path_join: a path BPF cut: false");
+}
+
+/* A located record: frames after it, as the ring buffer has them. */
+static void test_record_frames(void)
+{
+	struct tt_fmt fmt = { .locate = fake_locate };
+	struct {
+		struct tt_record r;
+		struct tt_frame f[3];
+	} rec_f = { 0 };
+	struct tt_where w;
+	struct mem m;
+	const char *t;
+
+	rec_f.r = rec_gp();
+	rec_f.f[0] = (struct tt_frame){ .ip = 0x401234, .file_off = 0x1234,
+					.file = { .ino = 1, .dev = 8 } };
+	rec_f.f[1] = (struct tt_frame){ .ip = 0x7f0000001000,
+					.file_off = 0x2000,
+					.file = { .ino = 2, .dev = 8 } };
+	rec_f.f[2] = (struct tt_frame){ .ip = 0x1000 };
+	ok(tt_record_decode(&rec_f, sizeof(rec_f.r) + sizeof(rec_f.f[0]), &w) &&
+	   w.n == 1 && w.f == rec_f.f, "decode: a #GP's one frame");
+	ok(tt_record_decode(&rec_f, sizeof(rec_f), &w) && w.n == 3,
+	   "decode: a #GP's stack");
+	ok(tt_record_decode(&rec_f, sizeof(rec_f.r), &w) && w.n == 0,
+	   "decode: a record without frames");
+	rec_f.r.kind = TT_EV_CTRL;
+	ok(tt_record_decode(&rec_f, sizeof(rec_f), &w) && w.n == 0,
+	   "decode: frames only for faults and #GPs");
+	rec_f.r.kind = TT_EV_GP;
+
+	tt_record_decode(&rec_f, sizeof(rec_f), &w);
+	tt_record_text(mem_open(&m), &rec_f.r, &w, &fmt);
+	t = mem_text(&m);
+	if (!ok(strstr(t, " trap=gp at bad_deref+0x1a (app) <- 0x7f0000001000 (app+0x2000) <- 0x1000\n"),
+		"tt_record_text: function, then callers, by file"))
+		tap_quote("got:", t);
+	mem_free(&m);
+	tt_record_json(mem_open(&m), &rec_f.r, &w, &fmt);
+	t = mem_text(&m);
+	if (!ok(strstr(t, ",\"trap\":\"gp\",\"where\":{\"ip\":\"0x401234\",\"file\":\"/usr/bin/app\",\"build_id\":\"00ff\",\"file_offset\":\"0x1234\",\"sym\":\"bad_deref\",\"sym_offset\":26},\"stack\":[{\"ip\":\"0x401234\",") &&
+		strstr(t, "{\"ip\":\"0x7f0000001000\",\"file\":\"/usr/bin/app\",\"file_offset\":\"0x2000\",\"no_sym\":\"no symbols\"},{\"ip\":\"0x1000\"}]}\n"),
+		"tt_record_json: where, and the stack"))
+		tap_quote("got:", t);
+	mem_free(&m);
+	w.n = 1;
+	tt_record_json(mem_open(&m), &rec_f.r, &w, &fmt);
+	t = mem_text(&m);
+	ok(!strstr(t, "\"stack\"") && strstr(t, "\"where\":"),
+	   "tt_record_json: one frame: where, no stack");
+	mem_free(&m);
+}
+
 /* The resolver's answer is the name, whether or not it filled buf. */
 static void test_record_cached_sym(void)
 {
@@ -1177,13 +1404,13 @@ static void test_record_cached_sym(void)
 	struct mem m;
 	const char *t;
 
-	tt_record_json(mem_open(&m), &r, &cached);
+	tt_record_json(mem_open(&m), &r, NULL, &cached);
 	t = mem_text(&m);
 	if (!ok(strstr(t, ",\"caller_sym\":\"vfs_write+0x44\","),
 		"tt_record_json: caller_sym is the name the resolver returned"))
 		tap_quote("got:", t);
 	mem_free(&m);
-	tt_record_text(mem_open(&m), &r, &cached);
+	tt_record_text(mem_open(&m), &r, NULL, &cached);
 	t = mem_text(&m);
 	ok(strstr(t, " vfs_write+0x44 "),
 	   "tt_record_text: the caller is the name the resolver returned");
@@ -1473,7 +1700,7 @@ static void test_record_text(struct ksyms *ks)
 	row = xstrdup(mem_text(&m));
 	mem_free(&m);
 	r = rec_ctrl();
-	tt_record_text(mem_open(&m), &r, &plain);
+	tt_record_text(mem_open(&m), &r, NULL, &plain);
 	mem_text(&m);
 	ok(strstr(m.buf, "ctrl") && strstr(m.buf, "app") &&
 	   strstr(row, "EVENT") - row == strstr(m.buf, "ctrl") - m.buf &&
@@ -3604,7 +3831,7 @@ static void test_terminal_safety(void)
 	is_int(strlen(tt_comm_text(full, buf)), TT_COMM_LEN - 1,
 	       "tt_comm_text: at most 15 bytes and a NUL");
 
-	tt_record_text(mem_open(&m), &r, &fmt);
+	tt_record_text(mem_open(&m), &r, NULL, &fmt);
 	t = mem_text(&m);
 	ok(strstr(t, evil_text) && !has_control(t),
 	   "tt_record_text: no control byte of comm reaches the terminal");
@@ -3626,7 +3853,7 @@ static void test_terminal_safety(void)
 	mem_free(&m);
 	tt_tagreport_free(&tr);
 
-	tt_record_json(mem_open(&m), &r, &fmt);
+	tt_record_json(mem_open(&m), &r, NULL, &fmt);
 	t = mem_text(&m);
 	ok(!has_control(t) && strstr(t, "\"comm\":\"\\u001b]2;own\\u0007\\u001b[31m\\ufffdx\""),
 	   "tt_record_json: comm's control bytes escaped, as JSON says");
@@ -3960,6 +4187,8 @@ int main(void)
 	test_out();
 	test_uncounted_text();
 	test_record_cached_sym();
+	test_usym();
+	test_record_frames();
 	test_terminal_safety();
 	return tap_done();
 }

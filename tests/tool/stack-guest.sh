@@ -1,0 +1,52 @@
+#!/bin/sh
+# stack-guest.sh N: where a #GP happened, as tagtrace says and as bpftrace's
+# ustack says for the same events. stackgp takes N #GPs three calls deep
+# (main -> stack_top -> stack_mid -> stack_leaf) and waits, alive, while
+# `tagtrace trace -e gp --stack` (JSON and text) and bpftrace print the
+# user stack of each; check_stack.py wants every frame of each event, by
+# address and by function+offset, the same in both, and the functions in
+# that order. Then `stackgp 1 --die` dies of its #GP: tagtrace must still
+# name its functions (bpftrace, resolving from /proc/PID/maps, cannot).
+# Prints TAP (unnumbered).
+. tests/tool/lib-guest.sh
+n=$1
+mkfifo $d/in
+$TT trace -e gp --stack --json -c stackgp > $d/t.json 2> $d/t.err &
+tj=$!
+$TT trace -e gp --stack -c stackgp > $d/t.txt 2> $d/tt.err &
+tt=$!
+bpftrace -B line -e 'BEGIN { printf("ready\n"); }
+tracepoint:tagged_addr:tagged_addr_gp /comm == "stackgp"/ {
+	printf("gp %d\n%s\n", pid, ustack); }' > $d/bt.txt 2> $d/bt.err &
+bp=$!
+started $d/t.err Ctrl-C && started $d/tt.err Ctrl-C && wait_for $d/bt.txt ready
+build/vm/stackgp "$n" < $d/in > $d/sg.out &
+sp=$!
+exec 3> $d/in
+wait_for $d/sg.out "caught $n"
+# Alive until bpftrace has printed (so resolved) every event.
+i=0
+while [ "$(grep -c '^gp ' $d/bt.txt)" -lt "$n" ] && [ $i -lt 3000 ]; do
+	i=$((i + 1)); sleep 0.1
+done
+exec 3>&-
+wait $sp
+src=$?
+[ $src = 0 ] && echo "ok - stackgp $n took and caught $n #GPs" ||
+	echo "not ok - stackgp $n: exit status $src"
+build/vm/stackgp 1 --die > /dev/null 2>&1
+drc=$?
+[ $drc = 139 ] && echo "ok - stackgp 1 --die died of SIGSEGV" ||
+	echo "not ok - stackgp 1 --die: exit status $drc, not 139"
+# The dead one's event: in both tagtrace outputs before they stop.
+i=0
+while [ "$(grep -c '"event":"gp"' $d/t.json)" -le "$n" ] ||
+      [ "$(grep -c ' gp ' $d/t.txt)" -le "$n" ]; do
+	i=$((i + 1)); [ $i -gt 3000 ] && break; sleep 0.1
+done
+stop $tj $tt $bp
+rc=$?
+[ $rc = 0 ] && echo "ok - the three tracers stopped cleanly" ||
+	echo "not ok - a tracer's exit status: $rc"
+sed 's/^/# /' $d/t.err $d/bt.err
+python3 tests/tool/check_stack.py $n $d/t.json $d/t.txt $d/bt.txt
