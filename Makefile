@@ -86,7 +86,7 @@ kernels: kernel
 ## kernel-distro    Debian's own linux-image-6.12 and an initramfs for it (tests/vm/run --distro)
 kernel-distro: deps $(VMBIN)/initrd-init
 	$(Q)$(STEP) kernel-distro "Debian's kernel of LINUX_SOURCE_VERSION, its 9p modules in an initramfs" \
-		"15 s cold, a 107 MB download; 1 s cached" $(BUILD)/logs/kernel-distro.log -- scripts/distro-kernel.sh $(VMBIN)/initrd-init
+		"15 s cold, a 107 MB download; 4 s cached" $(BUILD)/logs/kernel-distro.log -- scripts/distro-kernel.sh $(VMBIN)/initrd-init
 
 ## kernel-arm64     the series cross-built for the arm64 rig (build/linux-arm64)
 kernel-arm64: deps

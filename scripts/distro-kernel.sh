@@ -20,7 +20,7 @@ dir=$top/build/distro-kernel
 ver=${DISTRO_KERNEL_VERSION:-$LINUX_SOURCE_VERSION}
 # What the rig's root needs: the 9p filesystem over virtio-pci
 # (tests/vm/run: -device virtio-9p-pci, rootfstype=9p, trans=virtio).
-# modprobe adds what they depend on, in load order.
+# What they depend on is added before them.
 want_modules=(virtio_pci 9pnet_virtio 9p)
 
 die()
@@ -32,7 +32,7 @@ die()
 [ $# = 1 ] || die "usage: scripts/distro-kernel.sh INITRD-INIT"
 initrd_init=$(realpath -- "$1")
 [ -x "$initrd_init" ] || die "no initramfs init at $1 (make build/vm/initrd-init)"
-for t in apt-cache apt-get dpkg-deb depmod modprobe cpio xz; do
+for t in apt-cache apt-get dpkg-deb modinfo cpio xz; do
 	command -v $t > /dev/null || die "no $t here (make deps)"
 done
 mkdir -p "$dir"
@@ -56,6 +56,10 @@ if [ ! -s "$deb" ]; then
 	echo "distro-kernel: downloading $pkg $ver ($((size / 1000000)) MB)"
 	tmp=$(mktemp -d "$dir/download.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
+	# apt fetches as its own user where that user can write.
+	if id _apt > /dev/null 2>&1; then
+		chown _apt "$tmp" || die "cannot hand $tmp to apt's user _apt"
+	fi
 	(cd "$tmp" && apt-get download -q "$pkg=$ver") ||
 		die "apt-get download $pkg=$ver failed"
 	got=("$tmp"/*.deb)
@@ -89,13 +93,6 @@ mods=$work/pkg/lib/modules/$release
 [ -f "$work/pkg/boot/config-$release" ] || die "$deb has no boot/config-$release"
 config=$work/pkg/boot/config-$release
 
-# The modules' dependencies, as the package's postinst would compute them.
-depmod -b "$work/pkg" "$release" 2> "$work/depmod.err" ||
-	{ mkdir -p "$work/pkg/lib/modules" &&
-	  ln -s "$mods" "$work/pkg/lib/modules/$release" &&
-	  depmod -b "$work/pkg" "$release"; } ||
-	die "depmod failed on $release: $(head -n 1 "$work/depmod.err")"
-
 # Compressed modules are loaded as they are if the kernel decompresses
 # them itself (finit_module's MODULE_INIT_COMPRESSED_FILE), else
 # decompressed here.
@@ -105,38 +102,58 @@ grep -q '^CONFIG_MODULE_DECOMPRESS=y' "$config" && kdecompress=1
 root=$work/root
 mkdir -p "$root/dev" "$root/proc" "$root/newroot" "$root/modules"
 : > "$root/modules/order"
-n=0
+: > "$work/seen"
+
+# Each module's file by name ('-' and '_' alike, as the kernel has them).
+find "$mods/kernel" -name '*.ko*' | sed 's|.*/\([^/]*\)\.ko.*|\1 &|' |
+	awk '{ gsub("-", "_", $1); print }' > "$work/files"
+
+# add NAME: NAME's dependencies (modinfo's depends=, read from the few
+# modules needed rather than depmod over all of them), then NAME, into
+# the load order; nothing for a module built in.
+add()
+{
+	local name=${1//-/_} path file dep deps
+
+	grep -qxF -- "$name" "$work/seen" && return 0
+	echo "$name" >> "$work/seen"
+	path=$(awk -v n="$name" '$1 == n { print $2; exit }' "$work/files")
+	if [ -z "$path" ]; then
+		grep -q "/$name\.ko\$" "$mods/modules.builtin" ||
+			grep -q "/${1}\.ko\$" "$mods/modules.builtin" ||
+			die "$release has no module $1, built in or not"
+		return 0
+	fi
+	deps=$(modinfo -F depends "$path") || die "modinfo cannot read $path"
+	for dep in ${deps//,/ }; do
+		add "$dep"
+	done
+	file=$(basename "$path")
+	case $file in
+	*.ko) cp "$path" "$root/modules/$file" ;;
+	*.ko.xz)
+		if [ $kdecompress = 1 ]; then
+			cp "$path" "$root/modules/$file"
+		else
+			file=${file%.xz}
+			xz -dc "$path" > "$root/modules/$file" ||
+				die "cannot decompress $path"
+		fi ;;
+	*) die "cannot load $file: neither .ko nor .ko.xz" ;;
+	esac
+	echo "$file" >> "$root/modules/order"
+}
 for m in "${want_modules[@]}"; do
-	lines=$(modprobe -d "$work/pkg" -S "$release" --show-depends "$m" 2>&1) ||
-		die "modprobe finds no module $m in $release: $lines"
-	while read -r what path _; do
-		case $what in
-		builtin) continue ;;
-		insmod) ;;
-		*) die "unexpected modprobe --show-depends line for $m: $what $path" ;;
-		esac
-		name=$(basename "$path")
-		grep -qxF -- "${name%%.ko*}" "$work/seen" 2>/dev/null && continue
-		echo "${name%%.ko*}" >> "$work/seen"
-		n=$((n + 1))
-		case $name in
-		*.ko) cp "$path" "$root/modules/$name" ;;
-		*.ko.xz)
-			if [ $kdecompress = 1 ]; then
-				cp "$path" "$root/modules/$name"
-			else
-				name=${name%.xz}
-				xz -dc "$path" > "$root/modules/$name"
-			fi ;;
-		*) die "cannot load $name: neither .ko nor .ko.xz" ;;
-		esac
-		echo "$name" >> "$root/modules/order"
-	done <<< "$lines"
+	add "$m"
 done
+n=$(wc -l < "$root/modules/order")
 cp "$initrd_init" "$root/init"
 echo "distro-kernel: initramfs with $n modules: $(tr '\n' ' ' < "$root/modules/order")"
 
-# cpio newc, root-owned, in a stable order.
+# cpio newc, root-owned, in a stable order, with the package's date:
+# the same package and init make the same archive.
+stamp=$(stat -c %Y "$work/pkg/boot/vmlinuz-$release")
+find "$root" -exec touch -h -d "@$stamp" {} + || die "cannot date the initramfs's files"
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
 	cpio --quiet -o -H newc -R 0:0 --reproducible) > "$work/initrd.img" ||
 	die "cpio failed"

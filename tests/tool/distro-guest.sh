@@ -42,7 +42,12 @@ $TT trace > $d/trace.txt 2> $d/trace.err &
 tp=$!
 $TT trace --json > $d/trace.json 2> $d/json.err &
 jp=$!
-started $d/trace.err "Ctrl-C" && started $d/json.err "Ctrl-C"
+if started $d/trace.err "Ctrl-C" && started $d/json.err "Ctrl-C"; then
+	up=yes
+else
+	up=no
+fi
+is $up yes "tagtrace trace starts, text and JSON"
 python3 - > $d/abi.out <<'PY'
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
@@ -73,8 +78,10 @@ is "$(sed -n 's/^PR_GET_TAGGED_ADDR_CTRL //p' $d/abi.out)" "-1 22" \
 	"prctl(PR_GET_TAGGED_ADDR_CTRL): EINVAL"
 
 # The refused enable reaches both traces before they are stopped.
-wait_for $d/trace.json "\"pid\":$pid,.*\"op\":\"enable\"" &&
-	wait_for $d/trace.txt " $pid .* enable "
+seen=no
+[ $up = yes ] && wait_for $d/trace.json "\"pid\":$pid,.*\"op\":\"enable\"" &&
+	wait_for $d/trace.txt " $pid .* enable " && seen=yes
+is $seen yes "the enable reaches both traces"
 stop $tp $jp
 is $? 0 "tagtrace trace exits 0 on SIGINT"
 sed 's/^/# trace: /' $d/trace.err
