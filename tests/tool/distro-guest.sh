@@ -18,8 +18,7 @@ is()
 		echo "ok - $3"
 	else
 		echo "not ok - $3"
-		echo "#   got:  '$1'"
-		echo "#   want: '$2'"
+		printf "got:  '%s'\nwant: '%s'\n" "$1" "$2" | sed 's/^/#   /'
 	fi
 }
 
