@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: qemu-arm64 kernel-mainline kernel-arm64 kernel-arm64-upstream record-mte-ctrl rig-arm64 modules-rig guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
+.PHONY: qemu-arm64 kernel-mainline kernel-distro kernel-arm64 kernel-arm64-upstream record-mte-ctrl rig-arm64 modules-rig guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -81,6 +81,12 @@ kernels: kernel
 	$(Q)$(MAKE) --no-print-directory kernel-upstream
 	$(Q)$(MAKE) --no-print-directory kernel-mainline
 	$(Q)$(MAKE) --no-print-directory kernel-arm64
+	$(Q)$(MAKE) --no-print-directory kernel-distro
+
+## kernel-distro    Debian's own linux-image-6.12 and an initramfs for it (tests/vm/run --distro)
+kernel-distro: deps $(VMBIN)/initrd-init
+	$(Q)$(STEP) kernel-distro "Debian's kernel of LINUX_SOURCE_VERSION, its 9p modules in an initramfs" \
+		"15 s cold, a 107 MB download; 4 s cached" $(BUILD)/logs/kernel-distro.log -- scripts/distro-kernel.sh $(VMBIN)/initrd-init
 
 ## kernel-arm64     the series cross-built for the arm64 rig (build/linux-arm64)
 kernel-arm64: deps
@@ -199,6 +205,11 @@ $(MODKO) &: $(MODSRC) $(KTREE)/Module.symvers
 			M=$(CURDIR)/$(VMBIN)/modules KCFLAGS=-Werror modules
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
+
+# /init of the distribution kernel's initramfs (make kernel-distro).
+$(VMBIN)/initrd-init: tests/vm/initrd-init.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
 

@@ -9,8 +9,9 @@
 # its errors, its export read by
 # node_exporter (and Prometheus), HWASan's tags and system calls under
 # tagtrace tags on LAM and UAI, its fallbacks on the upstream kernel
-# (no tagged_addr events), and its counts on a kernel with the series meant
-# for mainline alone.
+# (no tagged_addr events), its counts on a kernel with the series meant
+# for mainline alone, and its start on Debian's own kernel, which has no
+# LAM support at all.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 upstream=build/linux-upstream/arch/x86/boot/bzImage
@@ -59,5 +60,17 @@ for attach in auto raw; do
 		tests/tool/counts-guest.sh $attach 3 100 100 16 5
 done
 tap_guest --cpu lam --kernel $mainline -- tests/tool/tags-guest.sh 20 3 5 16
+# Debian's own kernel of the series' base version (make kernel-distro), as
+# tagtrace's users run it: CPU_MITIGATIONS on, so upstream 6.12 leaves out
+# ADDRESS_MASKING, and the CPU's LAM is refused.
+distro=build/distro-kernel
+if [ -f $distro/vmlinuz ] && [ -f $distro/initrd.img ] && [ -f $distro/config ]; then
+	is "$(grep -E '^CONFIG_(CPU_MITIGATIONS|ADDRESS_MASKING)=' $distro/config)" \
+		CONFIG_CPU_MITIGATIONS=y \
+		"Debian's kernel: CPU_MITIGATIONS=y, hence no ADDRESS_MASKING"
+	tap_guest --distro --cpu lam -- tests/tool/distro-guest.sh "$(cat $distro/release)"
+else
+	ok 1 "Debian's kernel is in $distro" "run 'make kernel-distro'"
+fi
 
 tap_done
