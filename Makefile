@@ -396,7 +396,7 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 TOOL_SRCS := $(wildcard src/*.c)
 TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 # The pieces that need no kernel: what tests/unit/ links against.
-UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/usym.c src/line.c src/ksyms.c \
+UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/usym.c src/tagging.c src/line.c src/ksyms.c \
 	src/clock.c src/stop.c src/caps.c \
 	src/table.c src/histfmt.c src/openmetrics.c src/btfnames.c src/sysnames.c \
 	src/tagfmt.c src/out.c

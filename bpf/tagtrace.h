@@ -72,6 +72,18 @@ enum tt_ctrl_reason {
 };
 
 /*
+ * Why no process can get tagging on this machine, found by the frontend at
+ * start: the reason a refused enable gets where the kernel's event has
+ * none (the fallbacks).
+ */
+enum tt_no_tagging {
+	TT_TAGGING_POSSIBLE,
+	TT_NO_TAGGING_CPU,	/* neither LAM nor UAI in the CPU */
+	TT_NO_TAGGING_KERNEL,	/* a kernel without ADDRESS_MASKING */
+	TT_NO_TAGGING_MAX,
+};
+
+/*
  * Where each event kind comes from, reported by the frontend once at start.
  * The kernel events are the tagged_addr tracepoints; the fallbacks serve
  * kernels without them (upstream 6.12's LAM).

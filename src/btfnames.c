@@ -37,3 +37,28 @@ int tt_btf_tp_args(const struct btf *btf, const char *tp)
 		return -1;
 	return btf_vlen(t) - 1;	/* after the void *data */
 }
+
+bool tt_btf_has_member(const struct btf *btf, const char *type,
+		       const char *member)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	const char *name;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	if (id > 0)
+		id = btf__resolve_type(btf, id);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (!t || !btf_is_struct(t))
+		return false;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		name = btf__name_by_offset(btf, m->name_off);
+		if (name && !strcmp(name, member))
+			return true;
+	}
+	return false;
+}

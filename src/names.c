@@ -121,6 +121,28 @@ const char *tt_reason_text(int reason)
 	return reason_texts[reason];
 }
 
+static const char *const no_tagging_names[] = {
+	[TT_NO_TAGGING_CPU]	= "cpu_without_lam_or_uai",
+	[TT_NO_TAGGING_KERNEL]	= "kernel_without_address_masking",
+};
+
+static const char *const no_tagging_texts[] = {
+	[TT_NO_TAGGING_CPU]	= "the kernel lists neither LAM nor UAI for this CPU (/proc/cpuinfo)",
+	[TT_NO_TAGGING_KERNEL]	= "the kernel was built without CONFIG_ADDRESS_MASKING (its BTF has no mm_context_t.untag_mask)",
+};
+
+const char *tt_no_tagging_name(int why)
+{
+	return why > 0 && why < TT_NO_TAGGING_MAX ? no_tagging_names[why] :
+						     NULL;
+}
+
+const char *tt_no_tagging_text(int why)
+{
+	return why > 0 && why < TT_NO_TAGGING_MAX ? no_tagging_texts[why] :
+						     NULL;
+}
+
 const char *tt_trap_name(int trapnr)
 {
 	return lookup(trap_names, ARRAY_SIZE(trap_names), trapnr);

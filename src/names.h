@@ -15,6 +15,12 @@ const char *tt_reason_name(int reason);
 /* Why an enable would be refused, for people; NULL when nothing refuses. */
 const char *tt_reason_text(int reason);
 /* The x86 trap a gp event reports: "gp" or "ss". */
+/*
+ * Why no process can get tagging (enum tt_no_tagging): a JSON name and a
+ * sentence; NULL for TT_TAGGING_POSSIBLE.
+ */
+const char *tt_no_tagging_name(int why);
+const char *tt_no_tagging_text(int why);
 const char *tt_trap_name(int trapnr);
 
 /*

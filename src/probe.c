@@ -140,6 +140,7 @@ static bool read_ksyms(bool *found)
 int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 		    size_t len)
 {
+	FILE *cpuinfo;
 	bool in_btf[NAMES], in_syms[NAMES], syms;
 	const char *path = btf_path ? btf_path : BTF_PATH;
 	struct btf *btf;
@@ -170,6 +171,15 @@ int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 	tt_btf_find(btf, btf_names, in_btf, NAMES);
 	p->fault_pointer = event_has_arg(btf, "fault", 6, "pointer");
 	p->ctrl_reason = event_has_arg(btf, "ctrl", 9, "reason");
+	p->address_masking = tt_btf_has_member(btf, "mm_context_t",
+					       "untag_mask");
+	cpuinfo = fopen("/proc/cpuinfo", "r");
+	if (cpuinfo) {
+		tt_cpu_flags(cpuinfo, &p->cpu_lam, &p->cpu_uai);
+		fclose(cpuinfo);
+	} else {
+		p->cpu_lam = p->cpu_uai = true;	/* not known: not said */
+	}
 	if (btf_path)
 		btf__free(btf);
 	else

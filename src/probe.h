@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "env.h"
 
 struct btf;
@@ -33,6 +34,13 @@ struct tt_probe {
 	 * 1.18) and a symbol in kallsyms (data only with KALLSYMS_ALL).
 	 */
 	bool tlbstate;
+	/*
+	 * Whether a process can get tagging here at all: the CPU's features
+	 * (/proc/cpuinfo's flags) and the kernel's (mm_context_t has
+	 * untag_mask only with CONFIG_ADDRESS_MASKING).
+	 */
+	bool cpu_lam, cpu_uai;
+	bool address_masking;
 	/* The kernel's own BTF as parsed for these answers; NULL with --btf. */
 	struct btf *kernel_btf;
 };
@@ -46,6 +54,21 @@ struct tt_probe {
 int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 		    size_t len);
 void tt_probe_free(struct tt_probe *p);
+
+/*
+ * Why no process can get tagging on this machine (enum tt_no_tagging):
+ * the kernel was built without ADDRESS_MASKING (as distributions build
+ * 6.12, with CPU_MITIGATIONS), or it lists neither LAM nor UAI for the
+ * CPU.
+ */
+enum tt_no_tagging tt_probe_no_tagging(const struct tt_probe *p);
+
+/* The flags line of /proc/cpuinfo in f: has it lam, uai? */
+void tt_cpu_flags(FILE *f, bool *lam, bool *uai);
+
+/* Has btf's typedef or struct type a member named member? */
+bool tt_btf_has_member(const struct btf *btf, const char *type,
+		       const char *member);
 
 /*
  * Can fentry/fexit programs attach to func here (BPF trampolines need

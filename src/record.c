@@ -84,6 +84,9 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
 		put_str(l, " mode=", tt_mode_name(r->ctrl.mode));
 		put_int(l, " ret=", r->ctrl.ret);
 		refused = tt_reason_text(r->ctrl.reason);
+		if (!refused && r->ctrl.reason == TT_REASON_UNKNOWN &&
+		    r->ctrl.op == TT_OP_ENABLE && r->ctrl.ret < 0)
+			refused = tt_no_tagging_text(fmt->no_tagging);
 		if (refused)
 			put_str(l, " refused: ", refused);
 		break;
@@ -292,6 +295,9 @@ static void json_fields(struct tt_line *j, const struct tt_record *r,
 		J_INT(j, "ret", r->ctrl.ret);
 		if (r->ctrl.reason != TT_REASON_UNKNOWN)
 			J_NAME(j, "reason", tt_reason_name(r->ctrl.reason));
+		else if (r->ctrl.op == TT_OP_ENABLE && r->ctrl.ret < 0 &&
+			 tt_no_tagging_name(fmt->no_tagging))
+			J_NAME(j, "reason", tt_no_tagging_name(fmt->no_tagging));
 		break;
 	case TT_EV_UNTAG:
 		J_HEX(j, "tagged", r->untag.tagged);

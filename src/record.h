@@ -25,6 +25,11 @@ struct tt_fmt {
 	 * registers): said "guessed" in text, guessed_... in JSON.
 	 */
 	bool fault_tags_guessed;
+	/*
+	 * Why no process can get tagging here (enum tt_no_tagging): the
+	 * reason of a refused enable whose event has none (the fallbacks).
+	 */
+	int no_tagging;
 	/* User frames to function+offset (usym.c), when set. */
 	bool (*locate)(void *ctx, const struct tt_frame *f,
 		       struct tt_uloc *loc);

@@ -298,6 +298,7 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 			   (s->src[TT_EV_FAULT] == TT_SRC_TP_BTF ||
 			    s->src[TT_EV_FAULT] == TT_SRC_RAW_TP);
 	s->ctrl_reason = probe.ctrl_reason;
+	s->no_tagging = tt_probe_no_tagging(&probe);
 	tt_probe_free(&probe);
 	/* Only top and tags read the counters; the process events keep them right. */
 	s->counts = env->cmd == TT_CMD_TOP || env->cmd == TT_CMD_TAGS;
@@ -399,6 +400,9 @@ void tt_session_report(const struct tt_session *s, const struct tt_env *env)
 	if (missing)
 		fputs("tagtrace: unavailable events are not zero but unknown: this kernel lacks the tagged_addr tracepoints\n",
 		      stderr);
+	if (s->no_tagging != TT_TAGGING_POSSIBLE)
+		fprintf(stderr, "tagtrace: no process can get tagging here: %s\n",
+			tt_no_tagging_text(s->no_tagging));
 }
 
 __u64 tt_session_stat(const struct tt_session *s, __u32 stat)

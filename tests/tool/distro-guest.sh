@@ -91,6 +91,8 @@ is "$src" "ctrl=fexit/do_arch_prctl_64 untag=unavailable switch=fentry/switch_mm
 	"trace's sources: fexit on do_arch_prctl_64, page_fault_user, no untag or gp"
 is "$(grep -c 'this kernel lacks the tagged_addr tracepoints' $d/trace.err)" 1 \
 	"trace says the kernel lacks the tagged_addr tracepoints"
+is "$(grep -c '^tagtrace: no process can get tagging here: the kernel was built without CONFIG_ADDRESS_MASKING (its BTF has no mm_context_t.untag_mask)$' $d/trace.err)" 1 \
+	"trace says at start that no process can get tagging: no ADDRESS_MASKING"
 
 # What it shows of that process: its two queries and the refused enable,
 # nothing granted, each with EINVAL. GET_MAX_TAG_BITS and GET_UNTAG_MASK
@@ -99,10 +101,10 @@ mine=$(awk -v p=$pid '$3 == p && $6 == "ctrl" {
 	$1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print }' $d/trace.txt)
 is "$mine" "python3 ctrl arch_prctl query bits=0@0 mode=none ret=-22
 python3 ctrl arch_prctl query bits=0@0 mode=none ret=-22
-python3 ctrl arch_prctl enable req=6 bits=0@0 mode=none ret=-22" \
-	"trace shows the process's two queries and its enable of 6 bits refused (EINVAL), nothing granted"
-n=$(grep -c "\"pid\":$pid,.*\"event\":\"ctrl\",\"interface\":\"arch_prctl\",\"op\":\"enable\",\"req_bits\":6,\"granted_bits\":0,.*\"mode\":\"none\",.*\"ret\":-22}" $d/trace.json)
-is "$n" 1 "trace --json shows the enable: req_bits 6, granted_bits 0, mode none, ret -22"
+python3 ctrl arch_prctl enable req=6 bits=0@0 mode=none ret=-22 refused: the kernel was built without CONFIG_ADDRESS_MASKING (its BTF has no mm_context_t.untag_mask)" \
+	"trace shows the process's two queries and its enable of 6 bits refused (EINVAL) with the reason, nothing granted"
+n=$(grep -c "\"pid\":$pid,.*\"event\":\"ctrl\",\"interface\":\"arch_prctl\",\"op\":\"enable\",\"req_bits\":6,\"granted_bits\":0,.*\"mode\":\"none\",.*\"ret\":-22,\"reason\":\"kernel_without_address_masking\"}" $d/trace.json)
+is "$n" 1 "trace --json shows the enable: req_bits 6, granted_bits 0, mode none, ret -22, reason kernel_without_address_masking"
 n=$(grep -c "\"pid\":$pid," $d/trace.json)
 is "$n" 3 "trace --json shows 3 events of that process"
 rm -rf $d

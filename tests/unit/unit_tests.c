@@ -3361,6 +3361,88 @@ static void test_openmetrics(void)
 
 /* ---- names in a BTF, each as the kind it must be -------------------- */
 
+/* Why no process can get tagging: the kernel's types, the CPU's flags. */
+static void test_no_tagging(void)
+{
+	struct btf *btf = btf__new_empty();
+	struct tt_probe p = { 0 };
+	struct tt_fmt fmt = { 0 };
+	struct tt_record r = rec_ctrl();
+	bool lam, uai;
+	struct mem m;
+	const char *t;
+	FILE *f;
+	int i, st, ctx;
+
+	if (!btf)
+		die("btf__new_empty");
+	i = btf__add_int(btf, "unsigned long", 8, 0);
+	st = btf__add_struct(btf, "mm_context_x", 16);
+	btf__add_field(btf, "ctx_id", i, 0, 0);
+	btf__add_field(btf, "untag_mask", i, 64, 0);
+	ctx = btf__add_struct(btf, "", 8);
+	btf__add_field(btf, "ctx_id", i, 0, 0);
+	btf__add_typedef(btf, "mm_context_t", ctx);
+	if (st < 0 || ctx < 0)
+		die("btf__add_*");
+	ok(!tt_btf_has_member(btf, "mm_context_t", "untag_mask"),
+	   "tt_btf_has_member: another struct's member is not it");
+	ok(tt_btf_has_member(btf, "mm_context_t", "ctx_id"),
+	   "tt_btf_has_member: through the typedef to its struct");
+	ok(tt_btf_has_member(btf, "mm_context_x", "untag_mask"),
+	   "tt_btf_has_member: a struct by its own name");
+	ok(!tt_btf_has_member(btf, "no_such_type", "ctx_id"),
+	   "tt_btf_has_member: no such type");
+	btf__free(btf);
+
+	f = fmemopen((char *)"processor\t: 0\nflags\t\t: fpu lam_x la57 uai\nflags\t\t: lam\n",
+		     64, "r");
+	tt_cpu_flags(f, &lam, &uai);
+	fclose(f);
+	ok(!lam && uai, "tt_cpu_flags: whole words of the first flags line");
+	f = fmemopen((char *)"flags\t\t: fpu lam\n", 17, "r");
+	tt_cpu_flags(f, &lam, &uai);
+	fclose(f);
+	ok(lam && !uai, "tt_cpu_flags: lam, the line's last word");
+
+	p.cpu_lam = true;
+	ok(tt_probe_no_tagging(&p) == TT_NO_TAGGING_KERNEL,
+	   "no tagging: a kernel without untag_mask, whatever the CPU has");
+	p.address_masking = true;
+	ok(tt_probe_no_tagging(&p) == TT_TAGGING_POSSIBLE,
+	   "no tagging: LAM and ADDRESS_MASKING: possible");
+	p.cpu_lam = false;
+	ok(tt_probe_no_tagging(&p) == TT_NO_TAGGING_CPU,
+	   "no tagging: neither lam nor uai listed");
+
+	/* A fallback's refused enable (no reason field) gets the reason. */
+	r.ctrl.reason = TT_REASON_UNKNOWN;
+	r.ctrl.ret = -22;
+	r.ctrl.granted_bits = 0;
+	fmt.no_tagging = TT_NO_TAGGING_KERNEL;
+	tt_record_text(mem_open(&m), &r, NULL, &fmt);
+	t = mem_text(&m);
+	if (!ok(strstr(t, " ret=-22 refused: the kernel was built without CONFIG_ADDRESS_MASKING"),
+		"tt_record_text: a refused enable says why no process can tag"))
+		tap_quote("got:", t);
+	mem_free(&m);
+	tt_record_json(mem_open(&m), &r, NULL, &fmt);
+	t = mem_text(&m);
+	if (!ok(strstr(t, ",\"ret\":-22,\"reason\":\"kernel_without_address_masking\"}"),
+		"tt_record_json: its reason"))
+		tap_quote("got:", t);
+	mem_free(&m);
+	r.ctrl.ret = 0;
+	tt_record_text(mem_open(&m), &r, NULL, &fmt);
+	ok(!strstr(mem_text(&m), "refused"), "tt_record_text: a granted one: no reason");
+	mem_free(&m);
+	r.ctrl.ret = -22;
+	r.ctrl.op = TT_OP_QUERY;
+	tt_record_json(mem_open(&m), &r, NULL, &fmt);
+	ok(!strstr(mem_text(&m), "reason"), "tt_record_json: a failed query: no reason");
+	mem_free(&m);
+}
+
 static void test_btf_find(void)
 {
 	/*
@@ -4173,6 +4255,7 @@ int main(void)
 	test_openmetrics();
 	test_sysnames();
 	test_btf_find();
+	test_no_tagging();
 	test_btf_tp_args();
 	test_tagfmt();
 	test_tagreport_many();
