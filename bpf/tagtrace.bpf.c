@@ -118,6 +118,15 @@ struct {
 	__type(value, struct tt_sym);
 } syms SEC(".maps");
 
+/* tags: each process's tagged faults and #GPs by where, as wide_tags. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TT_LOCS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct tt_loc_key);
+	__type(value, __u64);
+} locs SEC(".maps");
+
 /* The path of each file a located frame is in: filled once a file. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -686,21 +695,64 @@ static long frame_vma(struct task_struct *task, struct vm_area_struct *vma,
 	return 0;
 }
 
+/* f (zeroed, on the stack): where ip is, for the frame that has it. */
+static __always_inline void locate(struct task_struct *task,
+				   struct tt_frame *f, __u64 ip)
+{
+	long err;
+
+	f->ip = ip;
+	if ((__s64)ip <= 0)
+		return;
+	/*
+	 * -EBUSY: the mm's lock is taken once per interrupts-off section on
+	 * a CPU (its unlock waits in an irq_work), as at a page fault: a
+	 * second lookup there, ours or another BPF program's, fails.
+	 */
+	err = bpf_find_vma(task, ip, frame_vma, f, 0);
+	if (err == -EBUSY)
+		f->file.pad = EBUSY;
+}
+
+/* tags: one more tagged fault or #GP of this process where f0 is. */
+static __always_inline void locs_add(__u32 kind, const struct tt_frame *f0)
+{
+	static const __u64 zero;
+	struct tt_loc_key key = {
+		.proc = current_key(),
+		.file = f0->file,	/* pad: EBUSY when not placed */
+		.off = f0->file.ino ? f0->file_off : f0->ip,
+		.kind = kind,
+	};
+	__u64 *n;
+
+	n = lookup_or_init(&locs, &key, &zero, TT_STAT_LOCS_FULL);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
 /*
- * Stream a fault or #GP with where it happened: ip (user, or the kernel's
- * for a kernel #SS) and, with --stack, the user return addresses the frame
- * pointers lead to. w->r has the event's fields.
+ * A tagged fault or a #GP: counted by where in tags' locs, and streamed
+ * with where it happened: f0 (ip: user, or the kernel's for a kernel #SS)
+ * and, with --stack, the user return addresses the frame pointers lead
+ * to. w->r has the event's fields.
  */
 static __always_inline void emit_located(void *ctx, struct located *w,
 					 __u32 kind, __u64 ip)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 n = 1, nu = 0, skip = 0, i, k;
+	struct tt_frame f0 = {};
 	long len;
 
+	if (!targ_tags && !(targ_stream & (1U << kind)))
+		return;
+	locate(task, &f0, ip);
+	if (targ_tags)
+		locs_add(kind, &f0);
 	if (!(targ_stream & (1U << kind)))
 		return;
-	w->ips[0] = ip;
+	w->f[0] = f0;
 	if (targ_frames > 1) {
 		len = bpf_get_stack(ctx, &w->ips[1], sizeof(w->ips) - 8,
 				    BPF_F_USER_STACK);
@@ -710,18 +762,16 @@ static __always_inline void emit_located(void *ctx, struct located *w,
 	/* The user stack starts at the user IP: ip itself, unless kernel. */
 	if (nu && w->ips[1] == ip)
 		skip = 1;
-	for (i = 0; i < TT_STACK_MAX; i++) {
+	for (i = 1; i < TT_STACK_MAX; i++) {
 		/* The callback's context must be on the stack. */
 		struct tt_frame f = {};
 
 		k = i + skip;
-		if (i > 0 && (k > nu || k >= TT_STACK_MAX || i >= targ_frames))
+		if (k > nu || k >= TT_STACK_MAX || i >= targ_frames)
 			break;
-		f.ip = w->ips[k];
-		n = i + 1;
-		if ((__s64)f.ip > 0)
-			bpf_find_vma(task, f.ip, frame_vma, &f, 0);
+		locate(task, &f, w->ips[k]);
 		w->f[i] = f;
+		n = i + 1;
 	}
 	emit_size(&w->r, kind, sizeof(w->r) + n * sizeof(w->f[0]));
 }

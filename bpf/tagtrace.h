@@ -165,6 +165,10 @@ struct tt_gp {
 struct tt_file_key {
 	__u64 ino;
 	__u32 dev;		/* the superblock's s_dev, kernel encoding */
+	/*
+	 * EBUSY when BPF could not look the frame's VMA up (once per
+	 * interrupts-off section on a CPU, as at a page fault), else 0.
+	 */
 	__u32 pad;
 };
 
@@ -239,6 +243,20 @@ struct tt_wide_key {
 	__u32 tag;
 };
 
+/*
+ * locs map key: a process's tagged faults and #GPs by where they happened
+ * (the IP's file and offset in it; the IP itself outside any file).
+ */
+struct tt_loc_key {
+	struct tt_proc_key proc;
+	struct tt_file_key file;
+	__u64 off;		/* in the file; the IP when file.ino is 0 */
+	__u32 kind;		/* TT_EV_FAULT or TT_EV_GP */
+	__u32 pad;
+};
+
+#define TT_LOCS		4096
+
 /* Untag events of a process by the system call that carried the pointer. */
 struct tt_sys_key {
 	struct tt_proc_key proc;
@@ -292,6 +310,7 @@ enum tt_stat {
 	 */
 	TT_STAT_BUSY,
 	TT_STAT_WIDE_FULL,	/* tag values >= 64 not counted: wide_tags full */
+	TT_STAT_LOCS_FULL,	/* locations not counted: locs full */
 	TT_STAT_MAX,
 };
 

@@ -146,39 +146,26 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
  * the file where no symbol covers it; the IP alone outside any file
  * (kernel text by its kernel symbol).
  */
-static void text_frame(struct tt_line *l, const struct tt_frame *f,
+static void text_frame(struct tt_line *l, __u32 pid, const struct tt_frame *f,
 		       const struct tt_fmt *fmt)
 {
+	char buf[TT_USYM_TEXT_SYM + TT_NAME_LEN + 64];
 	struct tt_uloc loc;
 	const char *name;
-	char sym[128];
 
 	if ((__s64)f->ip < 0) {
-		name = caller_name(fmt, f->ip, sym, sizeof(sym));
+		name = caller_name(fmt, f->ip, buf, sizeof(buf));
 		if (name) {
 			tt_line_strn(l, name, FRAME_SYM_MAX);
 			return;
 		}
 	}
-	if (!fmt->locate || !fmt->locate(fmt->locate_ctx, f, &loc)) {
-		tt_line_hex(l, f->ip);
-		return;
-	}
-	if (loc.sym) {
-		tt_line_strn(l, loc.sym, FRAME_SYM_MAX);
-		put_hex(l, "+", loc.off);
-		tt_line_str(l, " (");
-	} else {
-		tt_line_hex(l, f->ip);
-		tt_line_str(l, " (");
-	}
-	tt_line_strn(l, loc.name ? loc.name : "?", TT_NAME_LEN);
-	if (!loc.sym)
-		put_hex(l, "+", loc.off);
-	tt_line_char(l, ')');
+	tt_uloc_text(f, fmt->locate && fmt->locate(fmt->locate_ctx, pid, f, &loc) ?
+			&loc : NULL, buf, sizeof(buf));
+	tt_line_str(l, buf);
 }
 
-static void text_frames(FILE *out, const struct tt_where *w,
+static void text_frames(FILE *out, __u32 pid, const struct tt_where *w,
 			const struct tt_fmt *fmt)
 {
 	struct tt_line l;
@@ -187,7 +174,7 @@ static void text_frames(FILE *out, const struct tt_where *w,
 	for (i = 0; i < w->n; i++) {
 		tt_line_init(&l);
 		tt_line_str(&l, i ? " <- " : " at ");
-		text_frame(&l, &w->f[i], fmt);
+		text_frame(&l, pid, &w->f[i], fmt);
 		fwrite(l.buf, 1, l.len, out);
 	}
 }
@@ -235,7 +222,7 @@ void tt_record_text(FILE *out, const struct tt_record *r,
 	text_details(&l, r, fmt);
 	if (w && w->n) {
 		fwrite(l.buf, 1, l.len, out);
-		text_frames(out, w, fmt);
+		text_frames(out, r->pid, w, fmt);
 		tt_line_init(&l);
 	}
 	tt_line_char(&l, '\n');
@@ -357,7 +344,7 @@ static void json_fields(struct tt_line *j, const struct tt_record *r,
  * the function and the offset in it, or why there is none. The path and
  * the name are cut to fit one line buffer.
  */
-static void json_frame(struct tt_line *l, const struct tt_frame *f,
+static void json_frame(struct tt_line *l, __u32 pid, const struct tt_frame *f,
 		       const struct tt_fmt *fmt)
 {
 	struct tt_uloc loc;
@@ -372,14 +359,16 @@ static void json_frame(struct tt_line *l, const struct tt_frame *f,
 			J_KEY(l, "kernel_sym");
 			tt_line_json_str(l, name, FRAME_SYM_MAX);
 		}
-	} else if (fmt->locate && fmt->locate(fmt->locate_ctx, f, &loc)) {
+	} else if (fmt->locate &&
+		   fmt->locate(fmt->locate_ctx, pid, f, &loc)) {
 		if (loc.file) {
 			J_KEY(l, "file");
 			tt_line_json_str(l, loc.file, TT_NAME_LEN * 4);
 		}
 		if (loc.build_id && *loc.build_id)
 			J_NAME(l, "build_id", loc.build_id);
-		J_HEX(l, "file_offset", f->file_off);
+		if (loc.file)
+			J_HEX(l, "file_offset", loc.file_off);
 		if (loc.sym) {
 			J_KEY(l, "sym");
 			tt_line_json_str(l, loc.sym, FRAME_SYM_MAX);
@@ -392,7 +381,7 @@ static void json_frame(struct tt_line *l, const struct tt_frame *f,
 }
 
 /* "where": frame 0; with callers, "stack": every frame, frame 0 first. */
-static void json_frames(FILE *out, const struct tt_where *w,
+static void json_frames(FILE *out, __u32 pid, const struct tt_where *w,
 			const struct tt_fmt *fmt)
 {
 	struct tt_line l;
@@ -400,7 +389,7 @@ static void json_frames(FILE *out, const struct tt_where *w,
 
 	tt_line_init(&l);
 	J_KEY(&l, "where");
-	json_frame(&l, &w->f[0], fmt);
+	json_frame(&l, pid, &w->f[0], fmt);
 	fwrite(l.buf, 1, l.len, out);
 	if (w->n < 2)
 		return;
@@ -412,7 +401,7 @@ static void json_frames(FILE *out, const struct tt_where *w,
 			J_KEY(&l, "stack");
 			tt_line_char(&l, '[');
 		}
-		json_frame(&l, &w->f[i], fmt);
+		json_frame(&l, pid, &w->f[i], fmt);
 		fwrite(l.buf, 1, l.len, out);
 	}
 	fputc(']', out);
@@ -441,7 +430,7 @@ void tt_record_json(FILE *out, const struct tt_record *r,
 	json_fields(&l, r, fmt);
 	if (w && w->n) {
 		fwrite(l.buf, 1, l.len, out);
-		json_frames(out, w, fmt);
+		json_frames(out, r->pid, w, fmt);
 		tt_line_init(&l);
 	}
 	tt_line_put(&l, "}\n", 2);

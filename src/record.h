@@ -31,7 +31,7 @@ struct tt_fmt {
 	 */
 	int no_tagging;
 	/* User frames to function+offset (usym.c), when set. */
-	bool (*locate)(void *ctx, const struct tt_frame *f,
+	bool (*locate)(void *ctx, __u32 pid, const struct tt_frame *f,
 		       struct tt_uloc *loc);
 	void *locate_ctx;
 };

@@ -16,6 +16,7 @@
 #include "mapwalk.h"
 #include "names.h"
 #include "session.h"
+#include "usym.h"
 #include "table.h"
 #include "tagfmt.h"
 #include "tagtrace.skel.h"
@@ -341,6 +342,7 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		bpf_map__set_max_entries(s->skel->maps.tags, 1);
 		bpf_map__set_max_entries(s->skel->maps.syscalls, 1);
 		bpf_map__set_max_entries(s->skel->maps.wide_tags, 1);
+		bpf_map__set_max_entries(s->skel->maps.locs, 1);
 	}
 	/*
 	 * trace is woken by a record into an empty buffer at most once a
@@ -501,6 +503,12 @@ static int add_wide(const void *key, const void *value, void *r)
  * dense array from wide_tags), then its untags by system call. A process
  * the tags map has no entry for has none yet.
  */
+static int add_loc(const void *key, const void *value, void *r)
+{
+	return tt_tagreport_add_loc(r, key, *(const __u64 *)value) ?
+	       -ENOMEM : 0;
+}
+
 int tt_session_read_tags(const struct tt_session *s,
 			 const struct tt_snapshot *procs,
 			 struct tt_tagreport *r)
@@ -530,9 +538,14 @@ int tt_session_read_tags(const struct tt_session *s,
 		err = tt_map_walk(bpf_map__fd(s->skel->maps.wide_tags),
 				  sizeof(struct tt_wide_key), sizeof(__u64),
 				  add_wide, r);
+	if (!err)
+		err = tt_map_walk(bpf_map__fd(s->skel->maps.locs),
+				  sizeof(struct tt_loc_key), sizeof(__u64),
+				  add_loc, r);
 	if (err)
 		return err;
 	r->overflow = tt_session_stat(s, TT_STAT_WIDE_FULL);
+	r->locs_full = tt_session_stat(s, TT_STAT_LOCS_FULL);
 	tt_tagreport_sort(r);
 	return 0;
 }
@@ -598,7 +611,7 @@ static int forget_keyed(int fd, size_t key_size,
 
 /*
  * Drop processes from every per-process map: their counters, tag values
- * (both maps) and untags by system call.
+ * (both maps), untags by system call and misuse by location.
  */
 int tt_session_forget(const struct tt_session *s,
 		      const struct tt_proc_key *keys, size_t n)
@@ -618,6 +631,9 @@ int tt_session_forget(const struct tt_session *s,
 	if (!err)
 		err = forget_keyed(bpf_map__fd(s->skel->maps.wide_tags),
 				   sizeof(struct tt_wide_key), keys, n);
+	if (!err)
+		err = forget_keyed(bpf_map__fd(s->skel->maps.locs),
+				   sizeof(struct tt_loc_key), keys, n);
 	return err;
 }
 
@@ -626,9 +642,19 @@ int tt_session_events_fd(const struct tt_session *s)
 	return bpf_map__fd(s->skel->maps.events);
 }
 
-int tt_session_files_fd(const struct tt_session *s)
+/* A frame's file by the path BPF recorded in the files map. */
+static bool file_path(void *ctx, const struct tt_file_key *key,
+		      struct tt_path *path)
 {
-	return bpf_map__fd(s->skel->maps.files);
+	const struct tt_session *s = ctx;
+
+	return !bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.files), key,
+				    path);
+}
+
+struct tt_usyms *tt_session_usyms(const struct tt_session *s)
+{
+	return tt_usyms_new(file_path, (void *)s);
 }
 
 int tt_session_syms_fd(const struct tt_session *s)

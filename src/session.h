@@ -10,6 +10,7 @@
 struct tagtrace_bpf;
 struct tt_tagreport;
 struct tt_snapshot;
+struct tt_usyms;
 
 struct tt_session {
 	struct tagtrace_bpf *skel;
@@ -68,8 +69,11 @@ int tt_session_forget(const struct tt_session *s,
 		      const struct tt_proc_key *keys, size_t n);
 int tt_session_events_fd(const struct tt_session *s);
 int tt_session_syms_fd(const struct tt_session *s);
-/* The paths of the files located frames are in (struct tt_path). */
-int tt_session_files_fd(const struct tt_session *s);
+/*
+ * A symbolizer of the frames BPF located (usym.h), finding their files by
+ * the paths BPF recorded; tt_usyms_free() it. NULL: out of memory.
+ */
+struct tt_usyms *tt_session_usyms(const struct tt_session *s);
 /* Detaches every program: no event is produced after it returns. */
 void tt_session_detach(struct tt_session *s);
 void tt_session_close(struct tt_session *s);

@@ -112,6 +112,49 @@ int tt_tagreport_add_wide(struct tt_tagreport *r,
 	return 0;
 }
 
+int tt_tagreport_add_loc(struct tt_tagreport *r, const struct tt_loc_key *key,
+			 __u64 count)
+{
+	struct tt_tagrow *row = find_row(r, &key->proc);
+	struct tt_loc_count *l;
+
+	if (!row)
+		return 0;
+	if (row->nr_locs == row->cap_locs) {
+		struct tt_loc_count *n = grow(row->locs, &row->cap_locs,
+					      sizeof(*n));
+
+		if (!n)
+			return -1;
+		row->locs = n;
+	}
+	l = &row->locs[row->nr_locs++];
+	memset(l, 0, sizeof(*l));
+	l->kind = key->kind;
+	l->count = count;
+	l->f.file = key->file;
+	if (key->file.ino)
+		l->f.file_off = key->off;
+	else
+		l->f.ip = key->off;
+	return 0;
+}
+
+static int by_loc_count(const void *a, const void *b)
+{
+	const struct tt_loc_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->f.file.ino != y->f.file.ino)
+		return x->f.file.ino < y->f.file.ino ? -1 : 1;
+	if (x->f.file_off != y->f.file_off)
+		return x->f.file_off < y->f.file_off ? -1 : 1;
+	return x->f.ip < y->f.ip ? -1 : x->f.ip > y->f.ip;
+}
+
 static int by_tag(const void *a, const void *b)
 {
 	const struct tt_wide_count *x = a, *y = b;
@@ -206,6 +249,9 @@ void tt_tagreport_sort(struct tt_tagreport *r)
 			qsort(r->rows[i].sys, r->rows[i].nr_sys,
 			      sizeof(*r->rows[i].sys), by_count);
 		sort_wide(&r->rows[i]);
+		if (r->rows[i].nr_locs)
+			qsort(r->rows[i].locs, r->rows[i].nr_locs,
+			      sizeof(*r->rows[i].locs), by_loc_count);
 	}
 }
 
@@ -216,7 +262,9 @@ void tt_tagreport_clear(struct tt_tagreport *r)
 	for (i = 0; i < r->nr; i++) {
 		free(r->rows[i].sys);
 		free(r->rows[i].wide);
+		free(r->rows[i].locs);
 	}
+	r->locs_full = 0;
 	r->nr = 0;
 	r->overflow = 0;
 	r->by_proc = false;
@@ -289,6 +337,36 @@ static void text_syscalls(FILE *out, const struct tt_tagrow *row)
 	fputc('\n', out);
 }
 
+/* loc for l's place, or NULL when it is in no file the symbolizer knows. */
+static const struct tt_uloc *locate(const struct tt_tagreport *r,
+				    const struct tt_tagrow *row,
+				    const struct tt_loc_count *l,
+				    struct tt_uloc *loc)
+{
+	return r->locate && r->locate(r->locate_ctx, row->gone ? 0 : row->pid,
+				      &l->f, loc) ? loc : NULL;
+}
+
+/* "  where: 12 gp at helper+0xaa (tagalloc)", the busiest places first. */
+static void text_locs(FILE *out, const struct tt_tagreport *r,
+		      const struct tt_tagrow *row)
+{
+	char buf[TT_USYM_TEXT_SYM + TT_NAME_LEN + 64];
+	struct tt_uloc loc;
+	size_t i;
+
+	for (i = 0; i < row->nr_locs && i < TT_TEXT_LOCS; i++) {
+		tt_uloc_text(&row->locs[i].f, locate(r, row, &row->locs[i], &loc),
+			     buf, sizeof(buf));
+		fprintf(out, "%s%llu %s at %s\n", i ? "         " : "  where: ",
+			(unsigned long long)row->locs[i].count,
+			tt_event_name(row->locs[i].kind), buf);
+	}
+	if (row->nr_locs > TT_TEXT_LOCS)
+		fprintf(out, "         (%zu more places)\n",
+			row->nr_locs - TT_TEXT_LOCS);
+}
+
 void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 		  const enum tt_source *src, size_t max_rows)
 {
@@ -302,6 +380,9 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 	if (r->overflow)
 		fprintf(out, "(%llu tag values past %d not counted: the wide tag map is full)\n",
 			(unsigned long long)r->overflow, TT_TAG_VALUES - 1);
+	if (r->locs_full)
+		fprintf(out, "(%llu tagged faults and #GPs not counted by place: the location map is full)\n",
+			(unsigned long long)r->locs_full);
 	for (i = 0; i < r->nr && i < max_rows; i++) {
 		const struct tt_tagrow *row = &r->rows[i];
 		char comm[TT_COMM_LEN];
@@ -322,6 +403,7 @@ void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 		text_tags(out, row, src, guessed);
 		if (untags)
 			text_syscalls(out, row);
+		text_locs(out, r, row);
 	}
 	if (r->nr > max_rows)
 		fprintf(out, "(%zu more)\n", r->nr - max_rows);
@@ -390,6 +472,54 @@ static void json_syscalls(struct json *j, const struct tt_tagrow *row)
 	fputc(']', j->out);
 }
 
+/*
+ * [{"event":"gp","count":12,"file":...,"sym":...}], busiest first, only
+ * for a process that has any: each place with trace's frame members (no
+ * ip: the offset in the file says where, the same in every process that
+ * maps it).
+ */
+static void json_locs(struct json *j, const struct tt_tagreport *r,
+		      const struct tt_tagrow *row)
+{
+	const struct tt_uloc *lp;
+	struct tt_uloc loc;
+	size_t i;
+
+	if (!row->nr_locs)
+		return;
+	json_key(j, "locations");
+	fputc('[', j->out);
+	for (i = 0; i < row->nr_locs; i++) {
+		const struct tt_loc_count *l = &row->locs[i];
+		struct json o;
+
+		if (i)
+			fputc(',', j->out);
+		json_begin(&o, j->out);
+		json_kstr(&o, "event", tt_event_name(l->kind));
+		json_kuint(&o, "count", l->count);
+		lp = locate(r, row, l, &loc);
+		if (!lp || !lp->file)
+			json_khex(&o, "ip", l->f.ip);
+		if (lp) {
+			if (lp->file)
+				json_kstr(&o, "file", lp->file);
+			if (lp->build_id && *lp->build_id)
+				json_kstr(&o, "build_id", lp->build_id);
+			if (lp->file)
+				json_khex(&o, "file_offset", lp->file_off);
+			if (lp->sym) {
+				json_kstr(&o, "sym", lp->sym);
+				json_kuint(&o, "sym_offset", lp->off);
+			} else {
+				json_kstr(&o, "no_sym", lp->why);
+			}
+		}
+		json_end(&o);
+	}
+	fputc(']', j->out);
+}
+
 void tt_tags_json(FILE *out, const struct tt_tagreport *r,
 		  const enum tt_source *src, __u64 ts_ns, double interval,
 		  __u64 uncounted)
@@ -405,6 +535,8 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r,
 	/* Only when some were lost: a LAM_U57 or UAI report is unchanged. */
 	if (r->overflow)
 		json_kuint(&j, "tag_overflow", r->overflow);
+	if (r->locs_full)
+		json_kuint(&j, "locations_overflow", r->locs_full);
 	json_key(&j, "processes");
 	fputc('[', out);
 	for (i = 0; i < r->nr; i++) {
@@ -433,6 +565,7 @@ void tt_tags_json(FILE *out, const struct tt_tagreport *r,
 		json_wide(&p, row, untags, faults, guessed);
 		if (untags)
 			json_syscalls(&p, row);
+		json_locs(&p, r, row);
 		json_end(&p);
 	}
 	fputc(']', out);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "env.h"
+#include "usym.h"
 
 struct tt_sys_count {
 	int nr;			/* x86_64 number, or TT_NO_SYSCALL */
@@ -21,6 +22,16 @@ struct tt_wide_count {
 	__u32 tag;
 	__u64 untag, fault;
 };
+
+/* Where a process's tagged faults or #GPs happened: the locs map. */
+struct tt_loc_count {
+	__u32 kind;		/* TT_EV_FAULT or TT_EV_GP */
+	struct tt_frame f;	/* ip 0 when in a file: its offset says */
+	__u64 count;
+};
+
+/* Places a process's text report lists, busiest first. */
+#define TT_TEXT_LOCS	3
 
 struct tt_tagrow {
 	__u32 pid;
@@ -38,6 +49,8 @@ struct tt_tagrow {
 	size_t nr_sys, cap_sys;
 	struct tt_wide_count *wide;	/* by tag value, after sorting */
 	size_t nr_wide, cap_wide;
+	struct tt_loc_count *locs;	/* busiest first, after sorting */
+	size_t nr_locs, cap_locs;
 };
 
 struct tt_tagreport {
@@ -48,6 +61,12 @@ struct tt_tagreport {
 	__u64 overflow;
 	/* The fault tags are guessed (struct tt_snapshot's, in table.h). */
 	bool fault_tags_guessed;
+	/* Tagged faults and #GPs not counted by location: locs was full. */
+	__u64 locs_full;
+	/* Locations to function+offset (usym.h), when set. */
+	bool (*locate)(void *ctx, __u32 pid, const struct tt_frame *f,
+		       struct tt_uloc *loc);
+	void *locate_ctx;
 };
 
 struct tt_row;
@@ -55,6 +74,9 @@ struct tt_row;
 /* A process of top's snapshot and its tag values (t, NULL: none yet). */
 int tt_tagreport_add(struct tt_tagreport *r, const struct tt_row *row,
 		     const struct tt_tags *t);
+/* Misuse of a process at one place; ignored for a process not added. */
+int tt_tagreport_add_loc(struct tt_tagreport *r, const struct tt_loc_key *key,
+			 __u64 count);
 /* Untags of a process by system call; ignored for a process not added. */
 int tt_tagreport_add_sys(struct tt_tagreport *r, const struct tt_sys_key *key,
 			 __u64 count);
@@ -81,9 +103,13 @@ int tt_tags_distinct(const struct tt_tagrow *row);
  * a tag, faults by tag value, distinct tags) is marked "~" in text and
  * named guessed_... in JSON.
  */
-/* The events tags counts: its JSON names their sources. */
+/*
+ * The events tags counts: its JSON names their sources. #GPs only for
+ * where they happened (a process's locations).
+ */
 #define TT_TAGS_EVENTS \
-	(1U << TT_EV_CTRL | 1U << TT_EV_UNTAG | 1U << TT_EV_FAULT)
+	(1U << TT_EV_CTRL | 1U << TT_EV_UNTAG | 1U << TT_EV_FAULT | \
+	 1U << TT_EV_GP)
 
 void tt_tags_text(FILE *out, const struct tt_tagreport *r,
 		  const enum tt_source *src, size_t max_rows);

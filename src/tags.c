@@ -16,8 +16,15 @@
 #include "out.h"
 #include "procs.h"
 #include "tagfmt.h"
+#include "usym.h"
 
 #define MAX_TEXT_ROWS	20
+
+static bool locate(void *ctx, __u32 pid, const struct tt_frame *f,
+		   struct tt_uloc *loc)
+{
+	return tt_usyms_locate(ctx, pid, f, loc);
+}
 
 int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 		struct tt_stop *stop)
@@ -27,6 +34,13 @@ int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 	__u64 last = tt_now_ns(), due = last;
 	long reports = 0;
 	int cur = 0, err = 0;
+
+	rep.locate_ctx = tt_session_usyms(s);
+	if (!rep.locate_ctx) {
+		fputs("tagtrace: out of memory\n", stderr);
+		return -ENOMEM;
+	}
+	rep.locate = locate;
 
 	fprintf(stderr, "tagtrace: counting tag values, reporting every %g s; Ctrl-C to stop\n",
 		env->interval);
@@ -79,6 +93,7 @@ int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 		if (tt_stop_due(stop) || (env->count && ++reports >= env->count))
 			break;
 	}
+	tt_usyms_free(rep.locate_ctx);
 	tt_tagreport_free(&rep);
 	tt_snapshot_free(&snaps[0]);
 	tt_snapshot_free(&snaps[1]);

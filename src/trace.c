@@ -115,29 +115,22 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 	return rs->ksyms ? ksyms_format(rs->ksyms, addr, buf, len) : NULL;
 }
 
-/* A frame's file by the path BPF recorded in the files map. */
-static bool file_path(void *ctx, const struct tt_file_key *key,
-		      struct tt_path *path)
+static bool locate(void *ctx, __u32 pid, const struct tt_frame *f,
+		   struct tt_uloc *loc)
 {
-	return !bpf_map_lookup_elem(*(int *)ctx, key, path);
-}
-
-static bool locate(void *ctx, const struct tt_frame *f, struct tt_uloc *loc)
-{
-	return tt_usyms_locate(ctx, f, loc);
+	return tt_usyms_locate(ctx, pid, f, loc);
 }
 
 int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		 struct tt_stop *stop)
 {
-	int files_fd = tt_session_files_fd(s);
 	static struct resolver rs;
 	struct trace_ctx t = { .env = env, .stop = stop };
 	struct ring_buffer *rb;
 	int err = 0, out;
 
 	rs.syms_fd = tt_session_syms_fd(s);
-	t.fmt.locate_ctx = tt_usyms_new(file_path, &files_fd);
+	t.fmt.locate_ctx = tt_session_usyms(s);
 	if (!t.fmt.locate_ctx) {
 		fprintf(stderr, "tagtrace: out of memory\n");
 		return -1;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* User frames to function+offset, from the ELF symbol tables of their files. */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -45,6 +46,13 @@ struct loc_entry {
 	__u64 va;		/* off in the file's own layout */
 };
 
+/* A file mapping of /proc/PID/maps. */
+struct umap {
+	__u64 start, end, off;
+	struct tt_file_key key;
+	char *path;
+};
+
 struct tt_usyms {
 	tt_path_fn path_of;
 	void *ctx;
@@ -52,6 +60,9 @@ struct tt_usyms {
 	size_t nr_files, cap_files;
 	struct loc_entry cache[LOC_CACHE];
 	bool elf_ready;
+	__u32 maps_pid;		/* whose maps are in maps */
+	struct umap *maps;
+	size_t nr_maps, cap_maps;
 };
 
 struct tt_usyms *tt_usyms_new(tt_path_fn path_of, void *ctx)
@@ -262,7 +273,8 @@ out:
  * same file still (device and inode: not replaced since, and this mount
  * namespace's), then its ELF tables. A file is read once, found or not.
  */
-static struct ufile *file_of(struct tt_usyms *u, const struct tt_file_key *key)
+static struct ufile *file_of(struct tt_usyms *u, const struct tt_file_key *key,
+			     const char *known)
 {
 	char path[TT_PATH_DEPTH * TT_NAME_LEN + 2];
 	struct tt_path *p;
@@ -292,13 +304,15 @@ static struct ufile *file_of(struct tt_usyms *u, const struct tt_file_key *key)
 	}
 	f->key = *key;
 	u->files[u->nr_files++] = f;
-	if (!u->path_of(u->ctx, key, p)) {
+	if (known) {
+		snprintf(path, sizeof(path), "%s", known);
+	} else if (!u->path_of(u->ctx, key, p)) {
 		f->why = "path not recorded";
 		free(p);
 		return f;
-	}
-	if (!tt_path_join(p, path, sizeof(path)))
+	} else if (!tt_path_join(p, path, sizeof(path))) {
 		f->why = "path too long";
+	}
 	free(p);
 	f->path = strdup(path);
 	if (!f->path) {
@@ -352,19 +366,107 @@ static const struct usym *sym_at(const struct ufile *f, __u64 off, __u64 *va)
 	return NULL;
 }
 
-bool tt_usyms_locate(struct tt_usyms *u, const struct tt_frame *fr,
+static void drop_maps(struct tt_usyms *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_maps; i++)
+		free(u->maps[i].path);
+	u->nr_maps = 0;
+}
+
+/*
+ * A frame BPF could not place (bpf_find_vma() takes the mm's lock once in
+ * an interrupts-off section, as at a page fault: the other frames of a
+ * fault's stack, or a second tracer's lookup), placed from
+ * /proc/PID/maps while the process lives: the mapping's file and the
+ * offset, and the path to read it by. Read again for another process, or
+ * when an address is in none of the mappings read.
+ */
+static bool frame_from_maps(struct tt_usyms *u, __u32 pid, struct tt_frame *f,
+			    const char **path)
+{
+	unsigned long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char name[32], line[600], file[512];
+	struct umap *m, *grown;
+	size_t i;
+	int pass;
+	FILE *maps;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass || u->maps_pid != pid) {
+			u->maps_pid = pid;
+			drop_maps(u);
+			snprintf(name, sizeof(name), "/proc/%u/maps", pid);
+			maps = fopen(name, "re");
+			while (maps && fgets(line, sizeof(line), maps)) {
+				if (sscanf(line, "%lx-%lx %*s %lx %x:%x %lu %511s",
+					   &start, &end, &pgoff, &maj, &min,
+					   &ino, file) != 7 || !ino ||
+				    file[0] != '/')
+					continue;
+				if (u->nr_maps == u->cap_maps) {
+					grown = realloc(u->maps,
+							(u->cap_maps * 2 + 16) *
+							sizeof(*grown));
+					if (!grown)
+						break;
+					u->maps = grown;
+					u->cap_maps = u->cap_maps * 2 + 16;
+				}
+				m = &u->maps[u->nr_maps];
+				m->path = strdup(file);
+				if (!m->path)
+					break;
+				m->start = start;
+				m->end = end;
+				m->off = pgoff;
+				m->key = (struct tt_file_key){
+					.ino = ino, .dev = maj << 20 | min };
+				u->nr_maps++;
+			}
+			if (maps)
+				fclose(maps);
+		}
+		for (i = 0; i < u->nr_maps; i++) {
+			m = &u->maps[i];
+			if (f->ip >= m->start && f->ip < m->end) {
+				f->file = m->key;
+				f->file_off = f->ip - m->start + m->off;
+				*path = m->path;
+				return true;
+			}
+		}
+		if (!u->nr_maps)
+			return false;	/* gone: no second read */
+	}
+	return false;
+}
+
+bool tt_usyms_locate(struct tt_usyms *u, __u32 pid, const struct tt_frame *in,
 		     struct tt_uloc *loc)
 {
-	unsigned int h = (unsigned int)((fr->file.ino * 31 + fr->file_off) %
-					LOC_CACHE);
-	struct loc_entry *c = &u->cache[h];
+	struct tt_frame placed = *in, *fr = &placed;
+	const char *known = NULL;
+
+	struct loc_entry *c;
 	struct ufile *f;
 	const struct usym *s;
 	__u64 va = 0;
 
 	memset(loc, 0, sizeof(*loc));
-	if (!fr->file.ino)
-		return false;
+	if (!fr->file.ino &&
+	    (!pid || !fr->ip || (__s64)fr->ip < 0 ||
+	     !frame_from_maps(u, pid, fr, &known))) {
+		/* Said, where BPF knows why it could not place the frame. */
+		if (fr->file.pad != EBUSY)
+			return false;
+		loc->why = "not placed: the VMA lookup was busy";
+		return true;
+	}
+	fr->file.pad = 0;
+	c = &u->cache[(fr->file.ino * 31 + fr->file_off) % LOC_CACHE];
 	if (!u->elf_ready) {
 		elf_version(EV_CURRENT);
 		u->elf_ready = true;
@@ -374,7 +476,7 @@ bool tt_usyms_locate(struct tt_usyms *u, const struct tt_frame *fr,
 		f = c->file;
 		s = c->sym;
 	} else {
-		f = file_of(u, &fr->file);
+		f = file_of(u, &fr->file, known);
 		if (!f)
 			return false;
 		s = f->why ? NULL : sym_at(f, fr->file_off, &va);
@@ -383,6 +485,7 @@ bool tt_usyms_locate(struct tt_usyms *u, const struct tt_frame *fr,
 	}
 	va = c->va;
 	loc->file = f->path;
+	loc->file_off = fr->file_off;
 	loc->name = f->name;
 	loc->build_id = f->build_id;
 	loc->why = f->why ? f->why : s ? "" : "no symbol here";
@@ -393,6 +496,28 @@ bool tt_usyms_locate(struct tt_usyms *u, const struct tt_frame *fr,
 		loc->off = fr->file_off;
 	}
 	return true;
+}
+
+void tt_uloc_text(const struct tt_frame *f, const struct tt_uloc *loc,
+		  char *buf, size_t len)
+{
+	const char *name = loc && loc->name ? loc->name : "?";
+
+	if (!loc)
+		snprintf(buf, len, "0x%llx", (unsigned long long)f->ip);
+	else if (!loc->file)	/* not placed, and why */
+		snprintf(buf, len, "0x%llx (%s)", (unsigned long long)f->ip,
+			 loc->why);
+	else if (loc->sym)
+		snprintf(buf, len, "%.*s+0x%llx (%s)", TT_USYM_TEXT_SYM,
+			 loc->sym, (unsigned long long)loc->off, name);
+	else if (!f->ip)	/* a place in a file, not one process's ip */
+		snprintf(buf, len, "%s+0x%llx", name,
+			 (unsigned long long)loc->off);
+	else
+		snprintf(buf, len, "0x%llx (%s+0x%llx)",
+			 (unsigned long long)f->ip, name,
+			 (unsigned long long)loc->off);
 }
 
 void tt_usyms_free(struct tt_usyms *u)
@@ -410,5 +535,7 @@ void tt_usyms_free(struct tt_usyms *u)
 		free(u->files[i]);
 	}
 	free(u->files);
+	drop_maps(u);
+	free(u->maps);
 	free(u);
 }

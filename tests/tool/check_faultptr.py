@@ -137,6 +137,13 @@ def main():
     p = row(reports, pid)
     if not ok(p is not None, f"tags reports tagloop (pid {pid})"):
         return tap.done()
+    # tags attached after trace: each fault's VMA lookup was trace's.
+    locs = [(l.get("event"), l.get("count"), l.get("no_sym"),
+             l.get("ip") == first[0]["ip"] if first else None)
+            for l in p.get("locations", [])]
+    ok(locs == [("fault", n, "not placed: the VMA lookup was busy", True)],
+       f"tags: where: the {n} tagged faults at one IP, not placed: the "
+       "lookup at the fault was the first tracer's", locs)
     hist = p.get("fault_tags", [0] * 64)
     others = {i: c for i, c in enumerate(hist) if c and i not in (0, TAG)}
     ok(hist[TAG] == n and p.get("tagged_faults") == n and not others,

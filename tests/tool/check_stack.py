@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_stack.py N TRACE_JSON TRACE_TXT BPFTRACE_OUT: tagtrace's user
+"""check_stack.py N TRACE_JSON TRACE_TXT BPFTRACE_OUT TAGS_JSON: tagtrace's user
 stacks of stackgp's #GPs against bpftrace's ustack of the same events.
 
 The first N gp events are one living stackgp's (bpftrace printed each while
@@ -8,7 +8,8 @@ tagtrace's frames, in order, must be bpftrace's, by address and by name
 (function+offset where tagtrace names one, the address where it does
 not), and start stack_leaf, stack_mid, stack_top, main in stackgp with its
 build id. For the dead one, tagtrace's JSON and text must name the same
-four functions. Prints TAP (unnumbered)."""
+four functions; tags' last report must put each process's #GPs (N, 1) at
+stack_leaf. Prints TAP (unnumbered)."""
 import json
 import re
 import subprocess
@@ -106,6 +107,16 @@ def main():
     check(len(text) == n + 1 and all(want.search(l) for l in text),
           "text: each of the %d lines names the four functions" % (n + 1),
           "".join(text))
+    reports = [json.loads(l) for l in open(sys.argv[5]) if l.strip()]
+    procs = {p["pid"]: p for p in reports[-1]["processes"]} if reports else {}
+    for who, pid, count in (("living", alive[0]["pid"], n),
+                            ("dying", dead["pid"], 1)):
+        locs = [(l.get("event"), l.get("count"), l.get("sym"),
+                 l.get("build_id"))
+                for l in procs.get(pid, {}).get("locations", [])]
+        check(locs == [("gp", count, "stack_leaf", bid)],
+              "tags: the %s stackgp's %d #GPs, all at stack_leaf" %
+              (who, count), locs)
     gone = [b for b in bt if b[0] == dead["pid"]]
     if gone:
         print("# bpftrace on the dying one: " + " <- ".join(gone[0][1][:4]))

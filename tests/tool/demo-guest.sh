@@ -38,11 +38,14 @@ echo
 echo "== HWASan: build/vm/hwasan_prog 256 1 4 16 --uaf  (clang-14 -fsanitize=hwaddress)"
 echo "   256 heap allocations, each write()n once; 4 uname(); 16 fresh pages;"
 echo "   then a use-after-free. Under tagtrace tags and trace -c hwasan_prog."
-$TT tags -c hwasan_prog -i 60 > $d/tags.txt 2> $d/tags.err &
-gp=$!
+# trace attached first: at a page fault only the first tracer can look up
+# where the IP is, and it is trace that prints it.
 $TT trace -c hwasan_prog -e ctrl,untag,fault > $d/htrace.txt 2> $d/htrace.err &
 tp=$!
-waitfor $d/tags.err; waitfor $d/htrace.err
+waitfor $d/htrace.err
+$TT tags -c hwasan_prog -i 60 > $d/tags.txt 2> $d/tags.err &
+gp=$!
+waitfor $d/tags.err
 HWASAN_OPTIONS=color=never build/vm/hwasan_prog 256 1 4 16 --uaf \
 	> $d/hw.out 2> $d/hw.err
 echo "hwasan_prog exit status $?"

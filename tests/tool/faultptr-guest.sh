@@ -14,11 +14,16 @@
 . tests/tool/lib-guest.sh
 
 tracefs_start
-$TT tags --json -i 60 > $d/tags.json 2> $d/tags.err &
-gp=$!
+# trace first: at a page fault only the first BPF program to look a VMA up
+# can (README, "Where a misuse happened"), and programs run in the order
+# they were attached, so trace places each fault and tags says it could
+# not.
 $TT trace --json -e fault > $d/trace.json 2> $d/trace.err &
 tp=$!
-started $d/tags.err "Ctrl-C" && started $d/trace.err "Ctrl-C"
+started $d/trace.err "Ctrl-C"
+$TT tags --json -i 60 > $d/tags.json 2> $d/tags.err &
+gp=$!
+started $d/tags.err "Ctrl-C"
 build/vm/tagloop "$1" --mixed "$2" > $d/tagloop.out
 lrc=$?
 sleep 0.3

@@ -7,6 +7,8 @@
 # address and by function+offset, the same in both, and the functions in
 # that order. Then `stackgp 1 --die` dies of its #GP: tagtrace must still
 # name its functions (bpftrace, resolving from /proc/PID/maps, cannot).
+# `tagtrace tags` counts each process's #GPs by place: N and 1 at
+# stack_leaf.
 # Prints TAP (unnumbered).
 . tests/tool/lib-guest.sh
 n=$1
@@ -15,11 +17,14 @@ $TT trace -e gp --stack --json -c stackgp > $d/t.json 2> $d/t.err &
 tj=$!
 $TT trace -e gp --stack -c stackgp > $d/t.txt 2> $d/tt.err &
 tt=$!
+$TT tags --json -i 60 -c stackgp > $d/tags.json 2> $d/tags.err &
+tg=$!
 bpftrace -B line -e 'BEGIN { printf("ready\n"); }
 tracepoint:tagged_addr:tagged_addr_gp /comm == "stackgp"/ {
 	printf("gp %d\n%s\n", pid, ustack); }' > $d/bt.txt 2> $d/bt.err &
 bp=$!
-started $d/t.err Ctrl-C && started $d/tt.err Ctrl-C && wait_for $d/bt.txt ready
+started $d/t.err Ctrl-C && started $d/tt.err Ctrl-C &&
+	started $d/tags.err Ctrl-C && wait_for $d/bt.txt ready
 build/vm/stackgp "$n" < $d/in > $d/sg.out &
 sp=$!
 exec 3> $d/in
@@ -44,9 +49,9 @@ while [ "$(grep -c '"event":"gp"' $d/t.json)" -le "$n" ] ||
       [ "$(grep -c ' gp ' $d/t.txt)" -le "$n" ]; do
 	i=$((i + 1)); [ $i -gt 3000 ] && break; sleep 0.1
 done
-stop $tj $tt $bp
+stop $tj $tt $tg $bp
 rc=$?
-[ $rc = 0 ] && echo "ok - the three tracers stopped cleanly" ||
+[ $rc = 0 ] && echo "ok - the four tracers stopped cleanly" ||
 	echo "not ok - a tracer's exit status: $rc"
 sed 's/^/# /' $d/t.err $d/bt.err
-python3 tests/tool/check_stack.py $n $d/t.json $d/t.txt $d/bt.txt
+python3 tests/tool/check_stack.py $n $d/t.json $d/t.txt $d/bt.txt $d/tags.json

@@ -1246,8 +1246,9 @@ static bool frame_of(__u64 addr, struct tt_frame *f, char *path, size_t len)
 	return true;
 }
 
-static bool fake_locate(void *ctx __attribute__((unused)), const struct tt_frame *f,
-			struct tt_uloc *loc)
+static bool fake_locate(void *ctx __attribute__((unused)),
+			__u32 pid __attribute__((unused)),
+			const struct tt_frame *f, struct tt_uloc *loc)
 {
 	memset(loc, 0, sizeof(*loc));
 	if (!f->file.ino)
@@ -1257,6 +1258,7 @@ static bool fake_locate(void *ctx __attribute__((unused)), const struct tt_frame
 	loc->build_id = f->file.ino == 1 ? "00ff" : "";
 	loc->sym = f->file.ino == 1 ? "bad_deref" : NULL;
 	loc->off = f->file.ino == 1 ? 0x1a : f->file_off;
+	loc->file_off = f->file_off;
 	loc->why = f->file.ino == 1 ? "" : "no symbols";
 	return true;
 }
@@ -1279,7 +1281,7 @@ static void test_usym(void)
 	up.path = path;
 	up.ino = f.file.ino;
 	u = tt_usyms_new(usym_path_of, &up);
-	if (!ok(tt_usyms_locate(u, &f, &loc), "usym: a frame in a file"))
+	if (!ok(tt_usyms_locate(u, 0, &f, &loc), "usym: a frame in a file"))
 		return;
 	if (!ok(loc.sym && !strcmp(loc.sym, "usym_target"),
 		"usym: named from the symbol table"))
@@ -1293,15 +1295,15 @@ static void test_usym(void)
 	asked = up.asked;
 	f.ip++;
 	f.file_off++;
-	ok(tt_usyms_locate(u, &f, &loc) && loc.off == 4 && up.asked == asked,
+	ok(tt_usyms_locate(u, 0, &f, &loc) && loc.off == 4 && up.asked == asked,
 	   "usym: a file's path is asked for once");
 
 	other = f;
 	other.file.ino = 0;
-	ok(!tt_usyms_locate(u, &other, &loc), "usym: no file, no location");
+	ok(!tt_usyms_locate(u, 0, &other, &loc), "usym: no file, no location");
 	other = f;
 	other.file.ino = f.file.ino + 1;
-	ok(tt_usyms_locate(u, &other, &loc) && !loc.sym && !loc.file &&
+	ok(tt_usyms_locate(u, 0, &other, &loc) && !loc.sym && !loc.file &&
 	   !strcmp(loc.why, "path not recorded"),
 	   "usym: a file without a recorded path says so");
 	tt_usyms_free(u);
@@ -1310,7 +1312,7 @@ static void test_usym(void)
 	up.ino = f.file.ino + 1;
 	u = tt_usyms_new(usym_path_of, &up);
 	other.file.ino = f.file.ino + 1;
-	ok(tt_usyms_locate(u, &other, &loc) && !loc.sym &&
+	ok(tt_usyms_locate(u, 0, &other, &loc) && !loc.sym &&
 	   !strcmp(loc.why, "not this file"),
 	   "usym: a path whose inode changed is not read");
 	tt_usyms_free(u);
@@ -1324,7 +1326,7 @@ static void test_usym(void)
 		other.file.dev = major(st.st_dev) << 20 | minor(st.st_dev);
 		other.file_off = 2;
 		u = tt_usyms_new(usym_path_of, &up);
-		ok(tt_usyms_locate(u, &other, &loc) && !loc.sym &&
+		ok(tt_usyms_locate(u, 0, &other, &loc) && !loc.sym &&
 		   !strcmp(loc.why, "not an ELF file") && loc.off == 2,
 		   "usym: not ELF: the offset in the file, and why");
 		tt_usyms_free(u);
@@ -1333,6 +1335,29 @@ static void test_usym(void)
 		close(fd);
 		unlink(tmp);
 	}
+
+	/* A frame BPF could not place: from /proc/PID/maps, while it lives. */
+	up.ino = 0;
+	u = tt_usyms_new(usym_path_of, &up);
+	other = (struct tt_frame){ .ip = (__u64)(uintptr_t)usym_target + 3 };
+	ok(!tt_usyms_locate(u, 0, &other, &loc),
+	   "usym: an unplaced frame, no process to ask: not located");
+	ok(tt_usyms_locate(u, getpid(), &other, &loc) && loc.sym &&
+	   !strcmp(loc.sym, "usym_target") && loc.off == 3 &&
+	   !strcmp(loc.file, path),
+	   "usym: an unplaced frame of a live process, from its maps");
+	other.ip = 4096;
+	ok(!tt_usyms_locate(u, getpid(), &other, &loc),
+	   "usym: an address in none of its mappings: not located");
+	other = (struct tt_frame){ .ip = 0x7f0000001000,
+				   .file = { .pad = EBUSY } };
+	ok(tt_usyms_locate(u, 0, &other, &loc) && !loc.file && !loc.sym &&
+	   !strcmp(loc.why, "not placed: the VMA lookup was busy"),
+	   "usym: a frame BPF could not look up says why");
+	tt_uloc_text(&other, &loc, joined, sizeof(joined));
+	is_str(joined, "0x7f0000001000 (not placed: the VMA lookup was busy)",
+	       "tt_uloc_text: the IP and why it was not placed");
+	tt_usyms_free(u);
 
 	path_split("/usr/lib/x86_64-linux-gnu/libc.so.6", &p);
 	ok(tt_path_join(&p, joined, sizeof(joined)) &&
@@ -3589,6 +3614,63 @@ static void tag_fixture(struct tt_tagreport *r)
 	tt_tagreport_sort(r);
 }
 
+/* tags: each process's misuse by place, busiest first, named. */
+static void test_tags_locs(void)
+{
+	struct tt_tagreport r = { 0 };
+	struct tt_proc_key k1 = { .tgid = 10, .start_ns = 5 };
+	struct tt_loc_key l = { .proc = k1, .kind = TT_EV_GP };
+	static const enum tt_source src[TT_EV_MAX] = {
+		TT_SRC_TP_BTF, TT_SRC_TP_BTF, TT_SRC_TP_BTF, TT_SRC_TP_BTF,
+		TT_SRC_TP_BTF,
+	};
+	struct mem m;
+	const char *t;
+
+	r.locate = fake_locate;
+	tag_fixture(&r);
+	l.file = (struct tt_file_key){ .ino = 1, .dev = 8 };
+	l.off = 0x1234;
+	tt_tagreport_add_loc(&r, &l, 12);
+	l.kind = TT_EV_FAULT;
+	l.file.ino = 2;
+	l.off = 0x2000;
+	tt_tagreport_add_loc(&r, &l, 30);
+	l.file.ino = 0;
+	l.off = 0x7f0000001000;
+	tt_tagreport_add_loc(&r, &l, 1);
+	l.off = 0x7f0000002000;
+	tt_tagreport_add_loc(&r, &l, 1);
+	l.proc.tgid = 99;
+	tt_tagreport_add_loc(&r, &l, 5);	/* no such process: ignored */
+	tt_tagreport_sort(&r);
+	tt_tags_text(mem_open(&m), &r, src, 20);
+	t = mem_text(&m);
+	if (!ok(strstr(t, "\n  where: 30 fault at app+0x2000\n"
+			  "         12 gp at bad_deref+0x1a (app)\n"
+			  "         1 fault at 0x7f0000001000\n"
+			  "         (1 more places)\n"),
+		"tt_tags_text: places busiest first, three, then how many more"))
+		tap_quote("got:", t);
+	mem_free(&m);
+	tt_tags_json(mem_open(&m), &r, src, 7, 1, 0);
+	t = mem_text(&m);
+	if (!ok(strstr(t, ",\"locations\":[{\"event\":\"fault\",\"count\":30,"
+			  "\"file\":\"/usr/bin/app\",\"file_offset\":\"0x2000\","
+			  "\"no_sym\":\"no symbols\"},"
+			  "{\"event\":\"gp\",\"count\":12,\"file\":\"/usr/bin/app\","
+			  "\"build_id\":\"00ff\",\"file_offset\":\"0x1234\","
+			  "\"sym\":\"bad_deref\",\"sym_offset\":26},"
+			  "{\"event\":\"fault\",\"count\":1,\"ip\":\"0x7f0000001000\"},"
+			  "{\"event\":\"fault\",\"count\":1,\"ip\":\"0x7f0000002000\"}]}") &&
+		strstr(t, "\"comm\":\"idle\"") &&
+		!strstr(strstr(t, "\"comm\":\"idle\""), "locations"),
+		"tt_tags_json: every place of a process, none for one without"))
+		tap_quote("got:", t);
+	mem_free(&m);
+	tt_tagreport_free(&r);
+}
+
 static void test_tagfmt(void)
 {
 	struct tt_tagreport r = { 0 };
@@ -3612,7 +3694,7 @@ static void test_tagfmt(void)
 	       "{\"ts_ns\":7,\"interval_s\":1.000,\"uncounted\":2,"
 	       "\"sources\":{\"ctrl\":\"tp_btf/tagged_addr\","
 	       "\"untag\":\"tp_btf/tagged_addr\",\"fault\":\"tp_btf/tagged_addr\","
-	       "\"fault_pointer\":\"event\"},"
+	       "\"gp\":\"tp_btf/tagged_addr\",\"fault_pointer\":\"event\"},"
 	       "\"processes\":["
 	       "{\"pid\":10,\"start_ns\":5,\"comm\":\"hw\",\"mode\":\"lam_u57\","
 	       "\"tag_bits\":6,\"exited\":false,\"untags\":5,\"faults\":4,"
@@ -4105,6 +4187,7 @@ static void test_guessed_tags(void)
 	tt_tags_json(mem_open(&m), &r, src_upstream, 7, 1, 0);
 	t = mem_text(&m);
 	if (!ok(strstr(t, "\"fault\":\"tp_btf/page_fault_user\","
+			  "\"gp\":\"unavailable\","
 			  "\"fault_pointer\":\"registers\"},") &&
 		strstr(t, "\"faults\":4,\"guessed_tagged_faults\":1,"
 			  "\"guessed_distinct_tags\":3,"
@@ -4258,6 +4341,7 @@ int main(void)
 	test_no_tagging();
 	test_btf_tp_args();
 	test_tagfmt();
+	test_tags_locs();
 	test_tagreport_many();
 	test_tagreport_interval();
 	test_openmetrics_tag_values();

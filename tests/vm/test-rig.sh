@@ -122,10 +122,10 @@ is "$?" 252 "--smp 0 is refused"
 err=$("$rig" --arch riscv64 -- true 2>&1); rc=$?
 is "$rc:$err" "252:tests/vm/run: --arch wants x86_64 or arm64, not 'riscv64'" \
 	"an unknown --arch is a rig error"
-for opt in "--cpu lam" --la57 --no-lass; do
+for opt in "--cpu lam" --la57 --no-lass --distro; do
 	# shellcheck disable=SC2086
 	err=$("$rig" --arch arm64 $opt -- true 2>&1); rc=$?
-	is "$rc:$err" "252:tests/vm/run: --arch arm64 takes no --cpu, --la57, --no-lass or --bare" \
+	is "$rc:$err" "252:tests/vm/run: --arch arm64 takes no --cpu, --la57, --no-lass, --bare or --distro" \
 		"--arch arm64 with $opt is a rig error"
 done
 # An arm64 guest: the status comes from the init's console line alone.
