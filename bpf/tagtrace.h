@@ -298,6 +298,8 @@ struct tt_sym {
 	char name[TT_SYM_LEN];
 };
 
+#define TT_CHECK_COMM	"tagtrace-check"
+
 /* Global counters in an array map, index enum tt_stat. */
 enum tt_stat {
 	TT_STAT_DROPS,		/* ring buffer reserve failures */
@@ -311,6 +313,13 @@ enum tt_stat {
 	TT_STAT_BUSY,
 	TT_STAT_WIDE_FULL,	/* tag values >= 64 not counted: wide_tags full */
 	TT_STAT_LOCS_FULL,	/* locations not counted: locs full */
+	/*
+	 * Events of the frontend's own check that its sources fire (its
+	 * thread named TT_CHECK_COMM while check is set): counted here
+	 * only, never reported.
+	 */
+	TT_STAT_CHECK_CTRL,
+	TT_STAT_CHECK_GP,
 	TT_STAT_MAX,
 };
 

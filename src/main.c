@@ -143,6 +143,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	tt_session_report(&s, &env);
+	if (tt_session_check(&s)) {
+		tt_session_close(&s);
+		tt_stop_close(&stop);
+		return 1;
+	}
 	switch (env.cmd) {
 	case TT_CMD_TRACE:
 		ret = tt_trace_run(&s, &env, &stop);

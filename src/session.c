@@ -288,7 +288,8 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		tt_probe_free(&probe);
 		return s->nr_cpus ? s->nr_cpus : -EINVAL;
 	}
-	choose_sources(s, env, &probe, wanted_events(env));
+	s->wanted = wanted_events(env);
+	choose_sources(s, env, &probe, s->wanted);
 	if (!any_source(s, wanted_events(env))) {
 		fputs("tagtrace: none of the events asked for can be traced on this kernel (no tagged_addr tracepoints, and no fallback for them)\n",
 		      stderr);

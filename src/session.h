@@ -25,10 +25,17 @@ struct tt_session {
 	bool fault_pointer;		/* the fault event's pointer field */
 	bool ctrl_reason;		/* the ctrl event's reason field */
 	enum tt_no_tagging no_tagging;	/* why no process can tag here */
+	__u32 wanted;			/* 1 << kind: the command's events */
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */
 int tt_session_open(struct tt_session *s, const struct tt_env *env);
+/*
+ * Sets off, once, the events tagtrace can cause itself (an arch_prctl
+ * query, a #GP) and checks that their attached sources reported them;
+ * a source that did not is broken: said on stderr, -EIO (check.c).
+ */
+int tt_session_check(struct tt_session *s);
 /* Says once, on stderr, which sources were attached and which are missing. */
 void tt_session_report(const struct tt_session *s, const struct tt_env *env);
 /* A global counter (enum tt_stat) summed over CPUs. */

@@ -48,6 +48,35 @@ expect 1 "BPF is unavailable here (bpf(): Function not implemented)" \
 	build/vm/nobpf $TT trace -d 1
 expect 2 "unknown command" "under the same filter tagtrace still runs: an unknown command is a usage error" \
 	build/vm/nobpf $TT tarce
+# A source that attaches and never fires (nobpf --unattached PROG answers
+# the program's attach with a link nothing fires) is broken, not working:
+# tagtrace sets off a query and a #GP itself after attaching, and says so
+# when its source did not report them. A source it cannot check (untag)
+# made silent does not stop it.
+for ev in ctrl gp; do
+	build/vm/nobpf --unattached ${ev}_btf $TT trace -e $ev -d 5 \
+		> $d/out 2> $d/err
+	st=$?
+	if [ $st = 1 ] &&
+	   grep -q "^nobpf: left 1 attaches of ${ev}_btf undone" $d/err &&
+	   grep -qx "tagtrace: the $ev source (tp_btf/tagged_addr) is attached but did not report the [^ ]* that tagtrace made itself: it is broken on this kernel" $d/err &&
+	   ! grep -q "tracing" $d/err; then
+		echo "ok - a $ev source that never fires: said broken, status 1, no tracing"
+	else
+		echo "not ok - a $ev source that never fires: said broken, status 1, no tracing (status $st)"
+		sed 's/^/#   /' $d/err
+	fi
+done
+build/vm/nobpf --unattached untag_btf $TT trace -e ctrl,gp,untag -d 0.2 \
+	> $d/out 2> $d/err
+st=$?
+if [ $st = 0 ] && ! grep -q "broken" $d/err &&
+   grep -q "^nobpf: left 1 attaches of untag_btf undone" $d/err; then
+	echo "ok - ctrl and gp checked and working: trace runs (untag is not checked)"
+else
+	echo "not ok - ctrl and gp checked and working: trace runs (status $st)"
+	sed 's/^/#   /' $d/err
+fi
 expect 1 "no process with PID 999999" "unknown PID: says so" \
 	$TT trace -p 999999 -d 1
 expect 2 "unknown event 'bogus'" "unknown event name: says which" \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nobpf [--refuse-tp-btf] CMD [ARG...]: run CMD under a seccomp filter on
+ * nobpf [--refuse-tp-btf | --unattached PROG] CMD [ARG...]: run CMD under a seccomp filter on
  * bpf(2) that exec keeps, to give tagtrace answers no guest kernel of the
  * rig gives root (tests/tool/errors-guest.sh, counts-guest.sh):
  *
@@ -13,7 +13,13 @@
  *   BPF_PROG_TYPE_TRACING program attached as BPF_TRACE_RAW_TP (tp_btf),
  *   and lets the kernel carry out every other call. This process stays
  *   CMD's parent, passes SIGINT and SIGTERM on to it, and at CMD's end
- *   prints how many loads it refused and exits with CMD's status.
+ *   prints how many loads it refused and exits with CMD's status;
+ * - with --unattached PROG, a kernel where the program named PROG
+ *   attaches but never runs: the same supervisor answers CMD's
+ *   BPF_LINK_CREATE or BPF_RAW_TRACEPOINT_OPEN of that program (how
+ *   tp_btf, raw_tp, fentry and fexit attach) with a file descriptor of
+ *   /dev/null it puts into CMD, as a link that nothing fires, and lets
+ *   every other call through.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -148,6 +154,72 @@ static int is_tp_btf_load(int listener, const struct seccomp_notif *req)
 	       attr.expected_attach_type == BPF_TRACE_RAW_TP;
 }
 
+static const char *unattached;	/* --unattached PROG */
+
+/*
+ * Is this bpf() call the attach of the program named unattached? The
+ * program fd is CMD's: a copy of it (pidfd_getfd) tells its name.
+ */
+static int is_unattached(int listener, const struct seccomp_notif *req,
+			 int pidfd)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr, get;
+	size_t size = req->data.args[2];
+	__u64 id = req->id;
+	char path[32];
+	ssize_t n;
+	int fd, prog;
+
+	if (!unattached || (req->data.args[0] != BPF_RAW_TRACEPOINT_OPEN &&
+			    req->data.args[0] != BPF_LINK_CREATE))
+		return 0;
+	memset(&attr, 0, sizeof(attr));
+	if (size > sizeof(attr))
+		size = sizeof(attr);
+	snprintf(path, sizeof(path), "/proc/%u/mem", req->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : pread(fd, &attr, size, req->data.args[1]);
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)size ||
+	    ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id))
+		return 0;
+	prog = syscall(__NR_pidfd_getfd, pidfd,
+		       req->data.args[0] == BPF_LINK_CREATE ?
+		       attr.link_create.prog_fd : attr.raw_tracepoint.prog_fd, 0);
+	if (prog < 0) {
+		perror("nobpf: pidfd_getfd");
+		return 0;
+	}
+	memset(&info, 0, sizeof(info));
+	memset(&get, 0, sizeof(get));
+	get.info.bpf_fd = prog;
+	get.info.info_len = sizeof(info);
+	get.info.info = (__u64)(unsigned long)&info;
+	n = syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &get, sizeof(get));
+	close(prog);
+	return !n && !strncmp(info.name, unattached, sizeof(info.name));
+}
+
+/* A link that nothing fires: /dev/null, put into CMD as the call's result. */
+static int fake_link(int listener, const struct seccomp_notif *req)
+{
+	struct seccomp_notif_addfd addfd = {
+		.id = req->id,
+		.flags = SECCOMP_ADDFD_FLAG_SEND,
+		.newfd_flags = O_CLOEXEC,
+	};
+	int ret;
+
+	addfd.srcfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if ((int)addfd.srcfd < 0)
+		return -1;
+	ret = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
+	close(addfd.srcfd);
+	return ret < 0 ? -1 : 0;
+}
+
 /*
  * Answer CMD's bpf() calls until it exits (its pidfd readable: the
  * listener hangs up only once CMD is reaped); its exit status.
@@ -157,7 +229,7 @@ static int supervise(int listener)
 	struct seccomp_notif_sizes sizes;
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
-	unsigned long refused = 0, passed = 0;
+	unsigned long refused = 0, passed = 0, faked = 0;
 	struct pollfd p[2] = {
 		{ .fd = listener, .events = POLLIN },
 		{ .fd = syscall(__NR_pidfd_open, child, 0), .events = POLLIN },
@@ -196,7 +268,16 @@ static int supervise(int listener)
 		}
 		memset(resp, 0, sizes.seccomp_notif_resp);
 		resp->id = req->id;
-		if (is_tp_btf_load(listener, req)) {
+		if (is_unattached(listener, req, p[1].fd)) {
+			/* Answered by the fd it put into CMD. */
+			if (fake_link(listener, req)) {
+				perror("nobpf: SECCOMP_IOCTL_NOTIF_ADDFD");
+				return -1;
+			}
+			faked++;
+			continue;
+		}
+		if (!unattached && is_tp_btf_load(listener, req)) {
 			resp->error = -EINVAL;
 			refused++;
 		} else {
@@ -212,14 +293,19 @@ static int supervise(int listener)
 	while (waitpid(child, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	fprintf(stderr, "nobpf: refused %lu tp_btf loads, passed %lu bpf() calls\n",
-		refused, passed);
+	if (unattached)
+		fprintf(stderr, "nobpf: left %lu attaches of %s undone, passed %lu bpf() calls\n",
+			faked, unattached, passed);
+	else
+		fprintf(stderr, "nobpf: refused %lu tp_btf loads, passed %lu bpf() calls\n",
+			refused, passed);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
 }
 
-static int refuse_tp_btf(char **argv)
+/* CMD under a supervisor of its bpf() calls. */
+static int supervised(char **argv)
 {
 	struct sigaction sa = { .sa_handler = pass_on, .sa_flags = SA_RESTART };
 	int sv[2], listener, status;
@@ -261,9 +347,13 @@ static int refuse_tp_btf(char **argv)
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "--refuse-tp-btf"))
-		return refuse_tp_btf(argv + 2);
+		return supervised(argv + 2);
+	if (argc > 3 && !strcmp(argv[1], "--unattached")) {
+		unattached = argv[2];
+		return supervised(argv + 3);
+	}
 	if (argc < 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: nobpf [--refuse-tp-btf] CMD [ARG...]\n");
+		fprintf(stderr, "usage: nobpf [--refuse-tp-btf | --unattached PROG] CMD [ARG...]\n");
 		return 2;
 	}
 	if (filter_bpf(SECCOMP_RET_ERRNO | ENOSYS, 0) < 0) {
