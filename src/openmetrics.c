@@ -14,6 +14,7 @@
 #include "histfmt.h"
 #include "json.h"
 #include "openmetrics.h"
+#include "usym.h"
 #include "tagfmt.h"
 
 static const struct {
@@ -203,6 +204,59 @@ static void tag_families(FILE *out, const struct tt_export *x)
 	tag_values(out, x->tags, guess, 1, 2);
 }
 
+/*
+ * Where each process's tagged faults and #GPs happened: its TT_TEXT_LOCS
+ * busiest places, named as tags names them ("helper+0xaa (tagalloc)"),
+ * so at most 3 series a process. Faults whose tag is a guess go to a
+ * family of their own.
+ */
+static void places(FILE *out, const struct tt_tagreport *r,
+		   const char *family, bool guessed_faults)
+{
+	char buf[TT_USYM_TEXT_SYM + TT_NAME_LEN + 64];
+	const struct tt_loc_count *l;
+	struct tt_uloc loc;
+	size_t i, k, n;
+	bool fault;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct tt_tagrow *row = &r->rows[i];
+
+		for (k = n = 0; k < row->nr_locs && n < TT_TEXT_LOCS; k++) {
+			l = &row->locs[k];
+			fault = l->kind == TT_EV_FAULT;
+			if (guessed_faults ? !fault :
+					     fault && r->fault_tags_guessed)
+				continue;
+			n++;
+			tt_uloc_text(&l->f, tt_tagreport_locate(r, row, l, &loc),
+				     buf, sizeof(buf));
+			fprintf(out, "%s_total", family);
+			proc_labels(out, row->pid, row->start_ns);
+			label(out, "event", tt_event_name(l->kind), false);
+			label(out, "place", buf, false);
+			fprintf(out, "} %llu\n", (unsigned long long)l->count);
+		}
+	}
+}
+
+static void place_families(FILE *out, const struct tt_export *x)
+{
+	const char *exact = "tagtrace_misuse_places";
+	const char *guess = "tagtrace_guessed_misuse_places";
+
+	fprintf(out, "# TYPE %s counter\n"
+		"# HELP %s Tagged faults and #GPs of a process at its %d busiest places (function+offset and file)\n",
+		exact, exact, TT_TEXT_LOCS);
+	places(out, x->tags, exact, false);
+	if (!x->tags->fault_tags_guessed)
+		return;
+	fprintf(out, "# TYPE %s counter\n"
+		"# HELP %s Faults whose pointer's tag was guessed from registers, at a process's %d busiest places\n",
+		guess, guess, TT_TEXT_LOCS);
+	places(out, x->tags, guess, true);
+}
+
 static void hist_labels(FILE *out, const struct tt_hist_key *k)
 {
 	fputc('{', out);
@@ -336,8 +390,10 @@ void tt_openmetrics(FILE *out, const struct tt_export *x)
 		if (k == TT_EV_FAULT)
 			faults_with_tag(out, procs);
 	}
-	if (x->tags)
+	if (x->tags) {
 		tag_families(out, x);
+		place_families(out, x);
+	}
 	fputs("# TYPE tagtrace_process_info gauge\n"
 	      "# HELP tagtrace_process_info A process's name and tagging mode, as of its last event\n",
 	      out);

@@ -337,11 +337,10 @@ static void text_syscalls(FILE *out, const struct tt_tagrow *row)
 	fputc('\n', out);
 }
 
-/* loc for l's place, or NULL when it is in no file the symbolizer knows. */
-static const struct tt_uloc *locate(const struct tt_tagreport *r,
-				    const struct tt_tagrow *row,
-				    const struct tt_loc_count *l,
-				    struct tt_uloc *loc)
+const struct tt_uloc *tt_tagreport_locate(const struct tt_tagreport *r,
+					  const struct tt_tagrow *row,
+					  const struct tt_loc_count *l,
+					  struct tt_uloc *loc)
 {
 	return r->locate && r->locate(r->locate_ctx, row->gone ? 0 : row->pid,
 				      &l->f, loc) ? loc : NULL;
@@ -356,7 +355,8 @@ static void text_locs(FILE *out, const struct tt_tagreport *r,
 	size_t i;
 
 	for (i = 0; i < row->nr_locs && i < TT_TEXT_LOCS; i++) {
-		tt_uloc_text(&row->locs[i].f, locate(r, row, &row->locs[i], &loc),
+		tt_uloc_text(&row->locs[i].f,
+			     tt_tagreport_locate(r, row, &row->locs[i], &loc),
 			     buf, sizeof(buf));
 		fprintf(out, "%s%llu %s at %s\n", i ? "         " : "  where: ",
 			(unsigned long long)row->locs[i].count,
@@ -498,7 +498,7 @@ static void json_locs(struct json *j, const struct tt_tagreport *r,
 		json_begin(&o, j->out);
 		json_kstr(&o, "event", tt_event_name(l->kind));
 		json_kuint(&o, "count", l->count);
-		lp = locate(r, row, l, &loc);
+		lp = tt_tagreport_locate(r, row, l, &loc);
 		if (!lp || !lp->file)
 			json_khex(&o, "ip", l->f.ip);
 		if (lp) {

@@ -74,6 +74,11 @@ struct tt_row;
 /* A process of top's snapshot and its tag values (t, NULL: none yet). */
 int tt_tagreport_add(struct tt_tagreport *r, const struct tt_row *row,
 		     const struct tt_tags *t);
+/* Where l is, through r's locate callback; NULL when it cannot say. */
+const struct tt_uloc *tt_tagreport_locate(const struct tt_tagreport *r,
+					  const struct tt_tagrow *row,
+					  const struct tt_loc_count *l,
+					  struct tt_uloc *loc);
 /* Misuse of a process at one place; ignored for a process not added. */
 int tt_tagreport_add_loc(struct tt_tagreport *r, const struct tt_loc_key *key,
 			 __u64 count);

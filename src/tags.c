@@ -20,12 +20,6 @@
 
 #define MAX_TEXT_ROWS	20
 
-static bool locate(void *ctx, __u32 pid, const struct tt_frame *f,
-		   struct tt_uloc *loc)
-{
-	return tt_usyms_locate(ctx, pid, f, loc);
-}
-
 int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 		struct tt_stop *stop)
 {
@@ -40,7 +34,7 @@ int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 		fputs("tagtrace: out of memory\n", stderr);
 		return -ENOMEM;
 	}
-	rep.locate = locate;
+	rep.locate = tt_usyms_locate_ctx;
 
 	fprintf(stderr, "tagtrace: counting tag values, reporting every %g s; Ctrl-C to stop\n",
 		env->interval);

@@ -16,6 +16,7 @@
 #include "procs.h"
 #include "table.h"
 #include "tagfmt.h"
+#include "usym.h"
 
 #define MAX_TEXT_ROWS	20
 
@@ -36,6 +37,7 @@ struct om_writes {
 	__u64 failures;		/* since the start */
 	int in_row;		/* since the last success */
 	int err;		/* the last failure's -errno */
+	struct tt_usyms *usyms;	/* names the places of misuse, --tag-values */
 };
 
 static __u64 wall_ns(void)
@@ -67,6 +69,10 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 	int err;
 
 	memcpy(x.src, s->src, sizeof(x.src));
+	if (env->tag_values && !w->usyms)
+		w->usyms = tt_session_usyms(s);
+	tags.locate = w->usyms ? tt_usyms_locate_ctx : NULL;
+	tags.locate_ctx = w->usyms;
 	if (env->tag_values && !tt_session_read_tags(s, cur, &tags)) {
 		x.tags = &tags;
 		x.uncounted += tt_session_stat(s, TT_STAT_TAGS_FULL) +
@@ -177,6 +183,7 @@ int tt_top_run(struct tt_session *s, const struct tt_env *env,
 		(unsigned long long)tt_uncounted_total(&u),
 		(unsigned long long)u.full, (unsigned long long)u.busy,
 		(unsigned long long)u.missed);
+	tt_usyms_free(w.usyms);
 	tt_snapshot_free(&snaps[0]);
 	tt_snapshot_free(&snaps[1]);
 	return err;

@@ -115,12 +115,6 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 	return rs->ksyms ? ksyms_format(rs->ksyms, addr, buf, len) : NULL;
 }
 
-static bool locate(void *ctx, __u32 pid, const struct tt_frame *f,
-		   struct tt_uloc *loc)
-{
-	return tt_usyms_locate(ctx, pid, f, loc);
-}
-
 int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		 struct tt_stop *stop)
 {
@@ -135,7 +129,7 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		fprintf(stderr, "tagtrace: out of memory\n");
 		return -1;
 	}
-	t.fmt.locate = locate;
+	t.fmt.locate = tt_usyms_locate_ctx;
 	t.fmt.resolve = resolve;
 	t.fmt.resolve_ctx = &rs;
 	rb = ring_buffer__new(tt_session_events_fd(s), on_record, &t, NULL);

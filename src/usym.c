@@ -498,6 +498,12 @@ bool tt_usyms_locate(struct tt_usyms *u, __u32 pid, const struct tt_frame *in,
 	return true;
 }
 
+bool tt_usyms_locate_ctx(void *u, __u32 pid, const struct tt_frame *f,
+			 struct tt_uloc *loc)
+{
+	return tt_usyms_locate(u, pid, f, loc);
+}
+
 void tt_uloc_text(const struct tt_frame *f, const struct tt_uloc *loc,
 		  char *buf, size_t len)
 {

@@ -39,6 +39,9 @@ struct tt_usyms *tt_usyms_new(tt_path_fn path_of, void *ctx);
  */
 bool tt_usyms_locate(struct tt_usyms *u, __u32 pid, const struct tt_frame *f,
 		     struct tt_uloc *loc);
+/* tt_usyms_locate() as the locate callback of struct tt_fmt and tt_tagreport. */
+bool tt_usyms_locate_ctx(void *u, __u32 pid, const struct tt_frame *f,
+			 struct tt_uloc *loc);
 void tt_usyms_free(struct tt_usyms *u);
 
 /*

@@ -1,6 +1,6 @@
 #!/bin/bash
-# What the second invalidation of a store to a page with code costs
-# (issue 34, item 3): since tests/vm/qemu's "close the window" patch, a
+# What the second invalidation of a store to a page with code costs:
+# since tests/vm/qemu's "close the window" patch, a
 # store through a TLB_NOTDIRTY entry, once in RAM, takes the page's lock
 # and walks its TBs again (tb_invalidate_phys_stored()). Two QEMU
 # binaries, the first without that call, the second with it:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# What the emulator's stack-reference check costs (issue 34, item 2): the
+# What the emulator's stack-reference check costs: the
 # same guest workload on three emulated CPUs,
 #   lam          LAM with LASS (every CPU that ships LAM has LASS)
 #   lam-nolass   LAM alone (--no-lass)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# u48-guest.sh: tagtrace on LAM_U48's 15 tag bits (issue 35). Under
+# u48-guest.sh: tagtrace on LAM_U48's 15 tag bits. Under
 # tracefs, `tagtrace tags --json`, `top --json` and `trace --json`:
 # tagloop 300 --u48 0 (uname() through tags 1-300: the dense 1-63 and 237
 # wide values), tagloop 4 --u48 20000 --pages (faults through tags

@@ -3865,8 +3865,56 @@ static void test_openmetrics_tag_values(void)
 	tt_tagreport_free(&r);
 }
 
+/* --tag-values: each process's 3 busiest places of misuse, named. */
+static void test_openmetrics_places(void)
+{
+	struct tt_proc_key k1 = { .tgid = 10, .start_ns = 5 };
+	struct tt_loc_key l = { .proc = k1, .kind = TT_EV_GP };
+	struct tt_tagreport r = { .locate = fake_locate };
+	struct tt_snapshot s = { 0 };
+	struct tt_export x;
+	char *t;
+
+	tag_fixture(&r);
+	l.file = (struct tt_file_key){ .ino = 1, .dev = 8 };
+	l.off = 0x1234;
+	tt_tagreport_add_loc(&r, &l, 12);
+	l.kind = TT_EV_FAULT;
+	l.file.ino = 2;
+	l.off = 0x2000;
+	tt_tagreport_add_loc(&r, &l, 30);
+	l.file.ino = 0;
+	l.off = 0x7f0000001000;
+	tt_tagreport_add_loc(&r, &l, 2);
+	l.off = 0x7f0000002000;
+	tt_tagreport_add_loc(&r, &l, 1);
+	tt_tagreport_sort(&r);
+	x = om_export(&s, NULL, 0, 0);
+	x.hist_src = TT_SRC_NONE;
+	x.tags = &r;
+	t = om_text_x(&x);
+	if (!ok(strstr(t, "# TYPE tagtrace_misuse_places counter\n"
+			  "# HELP tagtrace_misuse_places Tagged faults and #GPs of a process at its 3 busiest places (function+offset and file)\n"
+			  "tagtrace_misuse_places_total{pid=\"10\",start_ns=\"5\",event=\"fault\",place=\"app+0x2000\"} 30\n"
+			  "tagtrace_misuse_places_total{pid=\"10\",start_ns=\"5\",event=\"gp\",place=\"bad_deref+0x1a (app)\"} 12\n"
+			  "tagtrace_misuse_places_total{pid=\"10\",start_ns=\"5\",event=\"fault\",place=\"0x7f0000001000\"} 2\n# TYPE") &&
+		!strstr(t, "guessed_misuse"),
+		"tt_openmetrics: the 3 busiest places of a process, named"))
+		tap_quote("got:", t);
+	free(t);
+	r.fault_tags_guessed = true;
+	t = om_text_x(&x);
+	if (!ok(strstr(t, "tagtrace_misuse_places_total{pid=\"10\",start_ns=\"5\",event=\"gp\",place=\"bad_deref+0x1a (app)\"} 12\n# TYPE tagtrace_guessed_misuse_places counter\n") &&
+		strstr(t, "tagtrace_guessed_misuse_places_total{pid=\"10\",start_ns=\"5\",event=\"fault\",place=\"app+0x2000\"} 30\n") &&
+		strstr(t, "place=\"0x7f0000002000\"} 1\n"),
+		"tt_openmetrics: faults with guessed tags in a family of their own"))
+		tap_quote("got:", t);
+	free(t);
+	tt_tagreport_free(&r);
+}
+
 /*
- * LAM_U48 (issue 35): 15-bit tag values past the dense array come from the
+ * LAM_U48: 15-bit tag values past the dense array come from the
  * wide_tags map, a value's untag and fault entries merged; text, JSON and
  * OpenMetrics show them, and the export stays bounded.
  */
@@ -4345,6 +4393,7 @@ int main(void)
 	test_tagreport_many();
 	test_tagreport_interval();
 	test_openmetrics_tag_values();
+	test_openmetrics_places();
 	test_tags_wide();
 	test_guessed_top();
 	test_guessed_tags();
