@@ -196,7 +196,7 @@ $(patsubst %,$(MTEDIR)/check_%.c,prctl tags_inclusion mmap_options buffer_fill c
 MODSRC := $(wildcard tests/kernel/modules/*)
 MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko \
 	  $(VMBIN)/modules/lam_online.ko $(VMBIN)/modules/nmi_untag.ko \
-	  $(VMBIN)/modules/u48_usemm.ko
+	  $(VMBIN)/modules/u48_usemm.ko $(VMBIN)/modules/ua_ss_alt.ko
 modules-rig: $(MODKO)
 $(MODKO) &: $(MODSRC) $(KTREE)/Module.symvers
 	$(Q)rm -rf $(VMBIN)/modules && mkdir -p $(VMBIN)/modules && \
