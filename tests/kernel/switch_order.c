@@ -10,11 +10,17 @@
  * the CPU's untag mask already the new mm's, and on UAI EFER.UAI already
  * the new mm's mode. Tagging is enabled with ARCH_ENABLE_TAGGED_ADDR,
  * which upstream 6.12 has too. Prints TAP.
+ *
+ * switch_order --both ROUNDS: the same ping-pong with tagging on in both
+ * processes, and no module: switches between two tagged mms, for
+ * tests/kernel/efer-guest.sh, which reads the trace. Prints the two
+ * processes' PIDs as "# pids=A B".
  */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../lib/tagging.h"
@@ -23,7 +29,8 @@
 int main(int argc, char **argv)
 {
 	int checks = -1, changes = -1, bad = -1, efer_bad = -1, status = -1;
-	long rounds = argc > 1 ? atol(argv[1]) : 0, i;
+	int both = argc > 1 && !strcmp(argv[1], "--both");
+	long rounds = argc > 1 + both ? atol(argv[1 + both]) : 0, i;
 	int ab[2], ba[2];
 	cpu_set_t cpus;
 	char c = 0;
@@ -31,12 +38,13 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	if (rounds <= 0) {
-		fprintf(stderr, "usage: switch_order ROUNDS\n");
+		fprintf(stderr, "usage: switch_order [--both] ROUNDS\n");
 		return 2;
 	}
 	CPU_ZERO(&cpus);
 	CPU_SET(0, &cpus);
-	if (sched_setaffinity(0, sizeof(cpus), &cpus) || pipe(ab) || pipe(ba)) {
+	if (sched_setaffinity(0, sizeof(cpus), &cpus) || pipe(ab) || pipe(ba) ||
+	    (both && arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS))) {
 		perror("switch_order");
 		return 1;
 	}
@@ -46,7 +54,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0) {
-		if (arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS))
+		/* With --both, the fork kept the parent's tagging. */
+		if (!both && arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS))
 			_exit(2);
 		for (i = 0; i < rounds; i++)
 			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
@@ -56,13 +65,17 @@ int main(int argc, char **argv)
 	for (i = 0; i < rounds; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			break;
-	check(i == rounds, "%ld of %ld rounds between a tagged and an untagged process on CPU 0",
-	      i, rounds);
+	check(i == rounds, "%ld of %ld rounds between a tagged and %s process on CPU 0",
+	      i, rounds, both ? "another tagged" : "an untagged");
 	if (waitpid(pid, &status, 0) != pid)
 		status = -1;
 	check(status == 0,
 	      "the partner enabled tagging and answered every round (status %#x)",
 	      status);
+	if (both) {
+		printf("# pids=%d %d\n", (int)getpid(), (int)pid);
+		return tap_end();
+	}
 
 	f = fopen("/proc/switch_order", "r");
 	if (!f || fscanf(f, "checks=%d changes=%d bad=%d efer_bad=%d",

@@ -27,7 +27,10 @@
 # ping-pong on one CPU (tests/kernel/switch_order.c); at every switch the
 # CPU's untag mask, and on UAI EFER.UAI, must already be the new mm's. On
 # upstream 6.12, which publishes loaded_mm first, 405 of 410 were not
-# (make modules-upstream builds the module for it).
+# (make modules-upstream builds the module for it). On UAI the same run
+# counts EFER writes (msr:write_msr) against the mode changes: one at each
+# switch between a UAI and an untagged process, none between two UAI
+# processes (tests/kernel/efer-guest.sh).
 #
 # KERNEL=bzImage and MODULES=dir test another build (both from one tree).
 . "$(dirname "$0")/../lib/tap.sh"
@@ -37,7 +40,7 @@ kernel=${KERNEL:-build/linux/arch/x86/boot/bzImage}
 mods=${MODULES:-build/vm/modules}
 need_built "run 'make kernel rig modules-rig'" "$kernel" "$mods/lam_online.ko" build/vm/lam_online \
 	"$mods/lam_nolass.ko" "$mods/switch_order.ko" build/vm/switch_order build/vm/ua_write
-tree=$(dirname "$kernel")/../../..
+tree=${kernel%/arch/x86/boot/bzImage}
 
 run="insmod $mods/lam_online.ko && build/vm/lam_online"
 tap_guest --kernel "$kernel" --cpu lam --smp 2 -- sh -c "$run lass 20"
@@ -84,6 +87,7 @@ ok $? "the store of loaded_mm found in $tree/vmlinux: ${site[*]}"
 run="insmod $mods/switch_order.ko func=${site[0]} offset=${site[1]} tlbstate=${site[2]} &&
 	build/vm/switch_order 200"
 tap_guest --kernel "$kernel" --cpu lam -- sh -c "$run"
-tap_guest --kernel "$kernel" --cpu uai --append mitigations=off -- sh -c "$run"
+tap_guest --kernel "$kernel" --cpu uai --append mitigations=off -- \
+	tests/kernel/efer-guest.sh "func=${site[0]} offset=${site[1]} tlbstate=${site[2]}" 200
 
 tap_done
