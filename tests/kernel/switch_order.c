@@ -4,7 +4,8 @@
  * (tests/kernel/modules/switch_order.c: a kprobe right after the context
  * switch publishes loaded_mm), a process with tagging on and one without
  * pass a byte back and forth ROUNDS times on CPU 0, so each round
- * switches into the tagged mm and out of it again. Then what the module
+ * switches into the tagged mm and out of it again (the partner says it
+ * is ready once its tagging is on, before the first round). Then what the module
  * found at each publication of loaded_mm: at least 2 * ROUNDS of them to
  * an mm with an untag mask other than the last one's, and at every one
  * the CPU's untag mask already the new mm's, and on UAI EFER.UAI already
@@ -57,12 +58,16 @@ int main(int argc, char **argv)
 		/* With --both, the fork kept the parent's tagging. */
 		if (!both && arch_prctl(ARCH_ENABLE_TAGGED_ADDR, TAG_BITS))
 			_exit(2);
+		/* Ready: every round below switches to a tagged mm. */
+		if (write(ba[1], &c, 1) != 1)
+			_exit(3);
 		for (i = 0; i < rounds; i++)
 			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
 				_exit(3);
 		_exit(0);
 	}
-	for (i = 0; i < rounds; i++)
+	i = read(ba[0], &c, 1) == 1 ? 0 : -1;
+	for (; i >= 0 && i < rounds; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			break;
 	check(i == rounds, "%ld of %ld rounds between a tagged and %s process on CPU 0",
