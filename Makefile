@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: qemu-arm64 kernel-mainline kernel-distro kernel-arm64 kernel-arm64-upstream record-mte-ctrl rig-arm64 modules-rig guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
+.PHONY: qemu-arm64 kernel-mainline kernel-distro kernel-arm64 kernel-arm64-upstream record-mte-ctrl rig-arm64 modules-rig modules-upstream guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
 all: rig
@@ -136,7 +136,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
 	$(VMBIN)/lam_online $(VMBIN)/s3_tagged $(VMBIN)/u48 $(VMBIN)/pmlen \
-	$(VMBIN)/codepage
+	$(VMBIN)/codepage $(VMBIN)/switch_order
 
 # ---- the arm64 rig (tests/vm/run --arch arm64): static arm64 programs -------
 VMA64   := $(BUILD)/vm-arm64
@@ -196,13 +196,24 @@ $(patsubst %,$(MTEDIR)/check_%.c,prctl tags_inclusion mmap_options buffer_fill c
 MODSRC := $(wildcard tests/kernel/modules/*)
 MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko \
 	  $(VMBIN)/modules/lam_online.ko $(VMBIN)/modules/nmi_untag.ko \
-	  $(VMBIN)/modules/u48_usemm.ko
+	  $(VMBIN)/modules/u48_usemm.ko $(VMBIN)/modules/ua_ss_alt.ko \
+	  $(VMBIN)/modules/lam_nolass.ko $(VMBIN)/modules/switch_order.ko
+# switch_order against upstream 6.12 (make kernel-upstream), which publishes
+# loaded_mm before the untag mask: test-hotplug.sh's check fails there.
+UPKO   := $(VMBIN)/modules-upstream/switch_order.ko
+## modules-upstream the switch_order test module for upstream 6.12
+modules-upstream: $(UPKO)
 modules-rig: $(MODKO)
 $(MODKO) &: $(MODSRC) $(KTREE)/Module.symvers
 	$(Q)rm -rf $(VMBIN)/modules && mkdir -p $(VMBIN)/modules && \
 		cp $(MODSRC) $(VMBIN)/modules/ && \
 		$(MAKE) --no-print-directory -s -C $(KTREE) \
 			M=$(CURDIR)/$(VMBIN)/modules KCFLAGS=-Werror modules
+$(UPKO): tests/kernel/modules/switch_order.c $(BUILD)/linux-upstream/Module.symvers
+	$(Q)rm -rf $(@D) && mkdir -p $(@D) && \
+		cp $< $(@D)/ && echo 'obj-m := switch_order.o' > $(@D)/Kbuild && \
+		$(MAKE) --no-print-directory -s -C $(BUILD)/linux-upstream \
+			M=$(CURDIR)/$(@D) KCFLAGS=-Werror modules
 
 $(VMBIN)/tagtrace-init: tests/vm/init.c
 	@mkdir -p $(@D)
@@ -265,6 +276,10 @@ $(VMBIN)/lass_user: tests/kernel/lass_user.c tests/lib/tap-check.h
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/lam_online: tests/kernel/lam_online.c tests/lib/tagging.h tests/lib/tap-check.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/switch_order: tests/kernel/switch_order.c tests/lib/tagging.h tests/lib/tap-check.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

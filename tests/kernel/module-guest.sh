@@ -12,7 +12,9 @@
 # reaches it through its own user_access_begin(). Where tagging is
 # offered (refuse, load tagged), also through a tagged pointer, with the
 # tagged_addr_untag event off (the module's hook is a NOP) and on (the
-# event names the module's function as the caller).
+# event names the module's function as the caller). And ua_ss_alt, whose
+# user access goes through SS where UAI is offered: there a tagged pointer
+# is a kernel #SS, EFAULT, a gp event each time and one log line.
 . tests/lib/guest-tap.sh
 mode=$1
 dir=build/vm/modules
@@ -129,6 +131,61 @@ if [ "$mode" = refuse ] || [ "${2:-}" = tagged ]; then
 fi
 rmmod ua_ds
 ok $? "ua_ds: unloads"
+
+# ua_ss_alt: a user access that goes through SS where UAI is offered, out
+# of the loader's sight (its exception table entry is on an alternative
+# whose original instruction reads through DS). Everywhere it loads, and
+# an int written through an untagged pointer arrives. Where UAI is offered,
+# a tagged pointer there is a kernel #SS: each write fails with EFAULT,
+# the tagged_addr_gp event reports each (trap=ss, the tagged address), and
+# the log says so once for the two, naming the access. Elsewhere the DS
+# read stays, and a tagged pointer arrives where tagging is offered.
+load ua_ss_alt keep
+ok $rc "ua_ss_alt (an SS access behind an alternative): loads"
+alt()
+{
+	build/vm/ua_write /proc/ua_ss_alt "$@" 2>&1 &&
+		[ "$(cat /proc/ua_ss_alt)" = "$1" ]
+}
+out=$(alt 5)
+ok $? "ua_ss_alt: an int written through an untagged pointer arrives"
+if [ "$mode" = refuse ]; then
+	G=$T/events/tagged_addr/tagged_addr_gp
+	dmesg -C
+	echo > $T/trace
+	echo 1 > $G/enable
+	out1=$(alt 6 0x2a)
+	r1=$?
+	out2=$(alt 7 0x2a)
+	r2=$?
+	echo 0 > $G/enable
+	printf '%s\n' "$out1" "$out2" | sed '/^$/d; s/^/  /'
+	case $r1$r2$out1$out2 in
+	11*"Bad address"*"Bad address"*) r=0 ;;
+	*) r=1 ;;
+	esac
+	ok $r "ua_ss_alt: two writes through a tagged pointer fail with EFAULT"
+	[ "$(cat /proc/ua_ss_alt)" = 5 ]
+	ok $? "ua_ss_alt: neither changed the last int (5)"
+	ev=$(grep 'tagged_addr_gp:' $T/trace)
+	printf '%s\n' "$ev" | sed '/^$/d; s/^/  /'
+	nev=$(printf '%s\n' "$ev" | grep -c 'address=0x54[0-9a-f]\{14\} mode=uai trap=ss$')
+	ok $((nev != 2)) "ua_ss_alt: the gp event reports each kernel #SS with the tagged address ($nev of 2)"
+	log=$(dmesg)
+	printf '%s\n' "$log" | sed '/^$/d; s/^/  /'
+	nlog=$(printf '%s\n' "$log" | grep -c 'x86/mm: user access at ua_ss_alt_get+0x[0-9a-f]*/0x[0-9a-f]* \[ua_ss_alt\] goes through SS, which UAI does not untag: -EFAULT for tagged pointers$')
+	ok $((nlog != 1)) "ua_ss_alt: the log names the access once for both ($nlog times)"
+else
+	if [ "${2:-}" = tagged ]; then
+		out=$(alt 8 0x2a)
+		ok $? "ua_ss_alt: through a tagged pointer (DS: UAI is not offered)"
+	fi
+	log=$(dmesg)
+	! has "goes through SS"
+	ok $? "ua_ss_alt: the log names no access"
+fi
+rmmod ua_ss_alt
+ok $? "ua_ss_alt: unloads"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

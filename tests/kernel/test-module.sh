@@ -14,13 +14,20 @@
 #   own user_access_begin(); where tagging is offered (UAI and LAM), also
 #   through a tagged pointer, and the module's untag hook, a NOP while the
 #   tagged_addr_untag event is off, reports the module's function as the
-#   caller while it is on (tests/kernel/module-guest.sh, ua_write.c).
+#   caller while it is on (tests/kernel/module-guest.sh, ua_write.c);
+# - a user access through SS that the loader cannot see (ua_ss_alt: its
+#   exception table entry is on an alternative whose original reads
+#   through DS, patched to a %rbp read where UAI is offered) loads
+#   everywhere; where UAI is offered, two writes through a tagged pointer
+#   there are kernel #SSs: each fails with EFAULT and is a tagged_addr_gp
+#   event (trap=ss), and the log names the access once for both.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
 kernel=build/linux/arch/x86/boot/bzImage
 mods=build/vm/modules
-need_built "run 'make kernel modules-rig'" "$kernel" "$mods/ua_ss.ko" "$mods/ua_gs.ko" "$mods/ua_ds.ko"
+need_built "run 'make kernel modules-rig'" "$kernel" "$mods/ua_ss.ko" "$mods/ua_gs.ko" "$mods/ua_ds.ko" \
+	"$mods/ua_ss_alt.ko"
 
 # site KO INSN: SECTION+0xOFFSET of the first instruction objdump shows
 # as INSN (its mnemonic and operands) in KO, as the kernel names it.

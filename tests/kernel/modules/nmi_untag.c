@@ -7,12 +7,14 @@
  *   insmod nmi_untag.ko pid=PID cpu=CPU count=N gap_us=US
  *
  * From the CPU insmod runs on, it sends N NMIs to CPU, each once the
- * last was taken, US microseconds apart. Its NMI handler untags a tagged copy of the interrupted
- * task's user stack pointer (untagged_addr(), the tagged_addr_untag event)
- * when that task belongs to process PID, wherever the task was: in user
- * space, in a system call, or in a BPF program attached to that very
- * event, which the kernel then does not run again (recursion_misses).
- * Loading fails (-EIO) unless every NMI arrived; "hits", readable in
+ * last was taken, US microseconds apart. Its NMI handler untags a tagged
+ * copy of the interrupted task's user stack pointer (untagged_addr(), the
+ * tagged_addr_untag event) when that task belongs to process PID,
+ * wherever the task was: in user space, in a system call, or in a BPF
+ * program attached to that very event, which the kernel then does not run
+ * again (recursion_misses). Each NMI is waited for until it is taken,
+ * however long that takes; loading fails (-EIO) if insmod is killed
+ * before every NMI arrived. "hits", readable in
  * /sys/module/nmi_untag/parameters, is the number of untags that stripped
  * a tag (the event fires for those alone: the process had tagging on).
  */
@@ -21,6 +23,7 @@
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -64,7 +67,7 @@ static int nmi_untag_handler(unsigned int type, struct pt_regs *regs)
 
 static int __init nmi_untag_init(void)
 {
-	int i, sent = 0, err, waited;
+	int i, sent = 0, err;
 
 	if (!pid || cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu) ||
 	    count <= 0 || gap_us <= 0)
@@ -82,13 +85,16 @@ static int __init nmi_untag_init(void)
 		if (smp_processor_id() != cpu) {
 			atomic_set(&pending, 1);
 			__apic_send_IPI_mask(cpumask_of(cpu), NMI_VECTOR);
-			/* A second at most: a vCPU thread may wait its turn. */
-			for (waited = 0; atomic_read(&pending) && waited < 100000;
-			     waited++)
-				udelay(10);
 			sent++;
 		}
 		preempt_enable();
+		/*
+		 * Until the NMI is taken, however long its vCPU waits for the
+		 * host: a sent NMI is always taken. Only a fatal signal (the
+		 * guard against a hang) ends the wait early.
+		 */
+		while (atomic_read(&pending) && !fatal_signal_pending(current))
+			usleep_range(10, 20);
 		if (atomic_read(&pending))
 			break;
 		usleep_range(gap_us, gap_us + gap_us / 4 + 1);
