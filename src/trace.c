@@ -24,15 +24,12 @@ struct trace_ctx {
 };
 
 /*
- * tt_out_flush() reads a failed write's cause from errno, which the
- * callback's STOP_DRAIN (-EINTR) overwrites in ring_buffer__consume():
- * put it back first.
+ * A failed write's errno, kept when it happened: the callback's STOP_DRAIN
+ * (-EINTR) and libbpf overwrite errno before the flush.
  */
 static int flush(const struct trace_ctx *t)
 {
-	if (t->out_failed)
-		errno = t->out_errno;
-	return tt_out_flush(stdout);
+	return tt_out_flush(stdout, t->out_failed ? t->out_errno : 0);
 }
 
 /*

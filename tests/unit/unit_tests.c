@@ -3665,14 +3665,14 @@ static void test_uncounted_text(void)
 /* ---- out.c -------------------------------------------------------------- */
 
 /* tt_out_flush() on f, its stderr captured into err. */
-static int out_flush_captured(FILE *f, char *err, size_t len)
+static int out_flush_captured(FILE *f, int write_err, char *err, size_t len)
 {
 	static char out[256];
 	struct capture c;
 	int ret;
 
 	capture_begin(&c);
-	ret = tt_out_flush(f);
+	ret = tt_out_flush(f, write_err);
 	capture_end(&c, out, err, len);
 	return ret;
 }
@@ -3681,6 +3681,7 @@ static void test_out(void)
 {
 	static char big[64 * 1024], err[512];
 	void (*old)(int);
+	int saved;
 	struct mem m;
 	FILE *f;
 	int p[2];
@@ -3688,7 +3689,7 @@ static void test_out(void)
 	memset(big, 'x', sizeof(big));
 	mem_open(&m);
 	fputs("a report\n", m.f);
-	is_int(out_flush_captured(m.f, err, sizeof(err)), 0,
+	is_int(out_flush_captured(m.f, 0, err, sizeof(err)), 0,
 	       "tt_out_flush: a written report is 0");
 	is_str(err, "", "tt_out_flush: and says nothing");
 	mem_text(&m);
@@ -3699,7 +3700,7 @@ static void test_out(void)
 	if (!f)
 		die("/dev/full");
 	fputs("a report\n", f);
-	is_int(out_flush_captured(f, err, sizeof(err)), -ENOSPC,
+	is_int(out_flush_captured(f, 0, err, sizeof(err)), -ENOSPC,
 	       "tt_out_flush: a full disk is -ENOSPC");
 	is_str(err, "tagtrace: cannot write the output: No space left on device\n",
 	       "tt_out_flush: said in one line");
@@ -3710,8 +3711,29 @@ static void test_out(void)
 	if (!f)
 		die("/dev/full");
 	fwrite(big, 1, sizeof(big), f);
-	is_int(out_flush_captured(f, err, sizeof(err)), -ENOSPC,
+	saved = errno;
+	is_int(out_flush_captured(f, saved, err, sizeof(err)), -ENOSPC,
 	       "tt_out_flush: a write that failed before the flush is seen");
+	fclose(f);
+
+	/*
+	 * The flag set by a write whose errno the caller did not keep, and
+	 * errno since set by something else (here EPIPE, which would read as
+	 * a closed pipe): the cause is unknown, an error all the same.
+	 */
+	f = fopen("/dev/null", "r");
+	if (!f)
+		die("/dev/null");
+	fputc('x', f);
+	saved = errno;
+	errno = EPIPE;
+	is_int(out_flush_captured(f, 0, err, sizeof(err)), -EIO,
+	       "tt_out_flush: an older errno is not taken for the cause (EIO)");
+	is_str(err, "tagtrace: cannot write the output: Input/output error\n",
+	       "tt_out_flush: the unknown cause said as EIO");
+	errno = EPIPE;
+	is_int(out_flush_captured(f, saved, err, sizeof(err)), -EBADF,
+	       "tt_out_flush: the write's own errno, kept by the caller, is the cause");
 	fclose(f);
 
 	/* The reader went away (`| head -1`): a normal end, said nowhere. */
@@ -3723,11 +3745,12 @@ static void test_out(void)
 	if (!f)
 		die("fdopen");
 	fputs("a report\n", f);
-	is_int(out_flush_captured(f, err, sizeof(err)), TT_OUT_CLOSED,
+	is_int(out_flush_captured(f, 0, err, sizeof(err)), TT_OUT_CLOSED,
 	       "tt_out_flush: EPIPE is TT_OUT_CLOSED");
 	is_str(err, "", "tt_out_flush: a closed pipe is not an error");
 	fwrite(big, 1, sizeof(big), f);
-	is_int(out_flush_captured(f, err, sizeof(err)), TT_OUT_CLOSED,
+	saved = errno;
+	is_int(out_flush_captured(f, saved, err, sizeof(err)), TT_OUT_CLOSED,
 	       "tt_out_flush: EPIPE from a write before the flush too");
 	fclose(f);
 	signal(SIGPIPE, old);
