@@ -767,7 +767,8 @@ static __always_inline int prctl_done(int option, __u64 arg2, long ret)
 	mode = mm_mode(mm);
 	mask = mm_untag_mask(mm);
 	return handle_ctrl(TT_IF_ARCH_PRCTL, op, req_bits,
-			   mode ? mask_tag_bits(mask) : 0, mode ? 57 : 0,
+			   mode ? mask_tag_bits(mask) : 0,
+			   mode ? tt_tag_offset(mask) : 0,
 			   mode, mask, ret, TT_REASON_UNKNOWN);
 }
 

@@ -3945,8 +3945,31 @@ static void test_openmetrics_status(void)
 	free(t);
 }
 
+/* tt_tag_offset(): where the fallback ctrl's offset comes from. */
+static void test_tag_offset(void)
+{
+	static const struct {
+		__u64 mask;
+		int offset;
+		const char *what;
+	} cases[] = {
+		{ ~(0x3fULL << 57), 57, "LAM_U57: 6 bits at 57" },
+		{ ~(0x7fffULL << 48), 48, "LAM_U48: 15 bits at 48" },
+		{ ~(0x7fULL << 57), 57, "bits 63:57 cleared: still 57" },
+		{ ~(1ULL << 63), 63, "bit 63 alone" },
+		{ ~1ULL, 0, "bit 0" },
+		{ ~0ULL, 0, "a mask that clears nothing" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		is_int(tt_tag_offset(cases[i].mask), cases[i].offset,
+		       "tt_tag_offset: %s", cases[i].what);
+}
+
 int main(void)
 {
+	test_tag_offset();
 	test_cli_defaults();
 	test_cli_trace();
 	test_cli_ringbuf();
