@@ -381,7 +381,7 @@ TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/line.c src/ksyms.c \
 	src/clock.c src/stop.c src/caps.c \
 	src/table.c src/histfmt.c src/openmetrics.c src/btfnames.c src/sysnames.c \
-	src/tagfmt.c src/out.c
+	src/tagfmt.c src/out.c src/procset.c
 PREFIX   ?= /usr/local
 
 ## tagtrace         the tagtrace binary (build/tool/tagtrace); needs only `make deps`

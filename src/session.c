@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "mapwalk.h"
 #include "names.h"
+#include "procset.h"
 #include "session.h"
 #include "table.h"
 #include "tagfmt.h"
@@ -532,47 +533,6 @@ int tt_session_read_tags(const struct tt_session *s,
 	return 0;
 }
 
-static bool same_proc(const struct tt_proc_key *a, const struct tt_proc_key *b)
-{
-	return a->tgid == b->tgid && a->start_ns == b->start_ns;
-}
-
-/*
- * The keys of the processes being forgotten in a map keyed by process and
- * something else (syscalls, wide_tags: struct tt_proc_key first).
- */
-struct gone {
-	const struct tt_proc_key *procs;
-	size_t nr_procs;
-	size_t key_size;
-	char *keys;
-	size_t nr, cap;
-};
-
-static int collect_gone(const void *key, const void *value, void *ctx)
-{
-	const struct tt_proc_key *k = key;
-	struct gone *g = ctx;
-	size_t i;
-
-	(void)value;	/* the count: only the keys are needed */
-	for (i = 0; i < g->nr_procs && !same_proc(k, &g->procs[i]); i++)
-		;
-	if (i == g->nr_procs)
-		return 0;
-	if (g->nr == g->cap) {
-		size_t c = g->cap ? 2 * g->cap : 16;
-		char *n = realloc(g->keys, c * g->key_size);
-
-		if (!n)
-			return -ENOMEM;
-		g->keys = n;
-		g->cap = c;
-	}
-	memcpy(g->keys + g->nr++ * g->key_size, key, g->key_size);
-	return 0;
-}
-
 /*
  * Drop the forgotten processes' keys from a map keyed by process and
  * more: walked once for all of them, the keys collected before any is
@@ -581,13 +541,16 @@ static int collect_gone(const void *key, const void *value, void *ctx)
 static int forget_keyed(int fd, size_t key_size,
 			const struct tt_proc_key *keys, size_t n)
 {
-	struct gone g = { .procs = keys, .nr_procs = n, .key_size = key_size };
+	struct tt_procset g;
 	int err;
 
-	err = tt_map_walk(fd, key_size, sizeof(__u64), collect_gone, &g);
+	err = tt_procset_init(&g, keys, n, key_size);
+	if (!err)
+		err = tt_map_walk(fd, key_size, sizeof(__u64),
+				  tt_procset_collect, &g);
 	if (!err)
 		err = tt_map_delete(fd, g.keys, key_size, g.nr);
-	free(g.keys);
+	tt_procset_free(&g);
 	return err;
 }
 

@@ -35,6 +35,7 @@
 #include "openmetrics.h"
 #include "out.h"
 #include "probe.h"
+#include "procset.h"
 #include "record.h"
 #include "stop.h"
 #include "table.h"
@@ -3945,6 +3946,101 @@ static void test_openmetrics_status(void)
 	free(t);
 }
 
+/* ---- procset.c ---------------------------------------------------------- */
+
+/*
+ * A burst of exits pruned from the syscalls map: NR_PROCS processes with
+ * SYS_PER_PROC system-call entries each (the map's 4 * 10240), of which
+ * NR_GONE are pruned in one report. Entries come in a scrambled order, as
+ * a hash map walks them; the gone processes are passed in another.
+ */
+#define NR_PROCS	10240
+#define NR_GONE		10000
+#define SYS_PER_PROC	4
+
+static struct tt_proc_key burst_proc(unsigned int i)
+{
+	struct tt_proc_key k = {
+		.tgid = 100 + (i * 7919) % 32768,	/* not in order */
+		.start_ns = 1000000ULL * i,
+	};
+
+	return k;
+}
+
+static void test_procset_burst(void)
+{
+	static struct tt_proc_key gone[NR_GONE];
+	struct tt_procset s;
+	size_t i, n = NR_PROCS * SYS_PER_PROC, wrong = 0, bound, log2n = 0;
+
+	for (i = 0; i < NR_GONE; i++)	/* every process but the last 240 */
+		gone[i] = burst_proc((i * 3001) % NR_GONE);
+	if (tt_procset_init(&s, gone, NR_GONE, sizeof(struct tt_sys_key)))
+		die("tt_procset_init");
+	for (i = 0; i < n; i++) {
+		size_t e = (i * 40009) % n;	/* 40009 is prime: a permutation */
+		struct tt_sys_key key = {
+			.proc = burst_proc(e / SYS_PER_PROC),
+			.nr = e % SYS_PER_PROC,
+		};
+
+		if (tt_procset_collect(&key, NULL, &s))
+			die("tt_procset_collect");
+	}
+	for (i = 0; i < s.nr; i++) {
+		const struct tt_sys_key *k =
+			(const void *)(s.keys + i * sizeof(struct tt_sys_key));
+
+		if (k->proc.start_ns / 1000000 >= NR_GONE)
+			wrong++;
+	}
+	is_uint(s.nr, NR_GONE * SYS_PER_PROC,
+		"tt_procset_collect: every entry of the %d gone processes kept",
+		NR_GONE);
+	is_uint(wrong, 0, "tt_procset_collect: no entry of a live process kept");
+	while ((2UL << log2n) <= NR_GONE)
+		log2n++;
+	/* A sort and a binary search per entry: (n + E) (log2 n + 2) at most. */
+	bound = (NR_GONE + n) * (log2n + 2);
+	tap_diag("prune of %d exits over %zu syscalls entries: %llu key comparisons (bound %zu)",
+		 NR_GONE, n, s.compares, bound);
+	ok(s.compares <= bound,
+	   "tt_procset: %d exits over %zu entries in %llu comparisons, at most %zu",
+	   NR_GONE, n, s.compares, bound);
+	tt_procset_free(&s);
+}
+
+static void test_procset(void)
+{
+	struct tt_proc_key keys[] = {
+		{ .tgid = 7, .start_ns = 30 }, { .tgid = 3, .start_ns = 10 },
+		{ .tgid = 7, .start_ns = 20 },
+	};
+	struct tt_proc_key probe = { .tgid = 7, .start_ns = 20 };
+	struct tt_procset s;
+
+	if (tt_procset_init(&s, keys, 3, sizeof(struct tt_proc_key)))
+		die("tt_procset_init");
+	ok(tt_procset_has(&s, &probe), "tt_procset_has: a process in the set");
+	probe.start_ns = 25;
+	ok(!tt_procset_has(&s, &probe),
+	   "tt_procset_has: the same PID started at another time is not");
+	probe.tgid = 3;
+	probe.start_ns = 10;
+	ok(tt_procset_has(&s, &probe), "tt_procset_has: the smallest key");
+	probe.tgid = 8;
+	ok(!tt_procset_has(&s, &probe), "tt_procset_has: past the largest");
+	tt_procset_free(&s);
+	if (tt_procset_init(&s, NULL, 0, sizeof(struct tt_proc_key)))
+		die("tt_procset_init");
+	ok(!tt_procset_has(&s, &probe), "tt_procset_has: an empty set has none");
+	ok(!tt_procset_collect(&probe, NULL, &s) && !s.nr,
+	   "tt_procset_collect: nothing kept from an empty set");
+	tt_procset_free(&s);
+	test_procset_burst();
+}
+
 /* tt_tag_offset(): where the fallback ctrl's offset comes from. */
 static void test_tag_offset(void)
 {
@@ -3970,6 +4066,7 @@ static void test_tag_offset(void)
 int main(void)
 {
 	test_tag_offset();
+	test_procset();
 	test_cli_defaults();
 	test_cli_trace();
 	test_cli_ringbuf();
