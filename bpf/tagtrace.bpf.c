@@ -492,27 +492,41 @@ static __always_inline __u64 fault_pointer(__u64 address, __u64 untagged,
 
 /*
  * A wake-up per record costs the consumer a context switch per record.
- * A record wakes it when it finds the buffer empty (the consumer has read
- * everything, so sleeps or soon will) and no wake-up came in the last
- * targ_wakeup_ns, or when it brings the unread data to
+ * A record wakes it when the buffer held nothing else (the consumer has
+ * read everything, so sleeps or soon will) and no wake-up came in the
+ * last targ_wakeup_ns, or when it brings the unread data to
  * targ_wakeup_bytes; the others go in without one, and the consumer
- * polls on a timer for what a burst leaves below that (trace.c). Crossing
- * the mark, not being past it: a consumer already awake is not woken
- * again for each record it has yet to read.
+ * polls on a timer for what a burst leaves below that (trace.c).
+ *
+ * Decided after the record is reserved, so that the unread data counts
+ * it and every record reserved before it. Several CPUs can still pass
+ * the mark together, each seeing another's record already past it, and
+ * none "bringing" it there: so while the unread data is past the mark,
+ * the record that claims each further targ_wakeup_bytes of queued_bytes
+ * wakes the consumer too. Each claim is an atomic add, so exactly one
+ * record owns each multiple: a sleeping consumer is woken within two
+ * marks of unread data whatever the CPUs do, and an awake one at most
+ * once a mark.
  */
 __u64 last_wakeup_ns;
+__u64 queued_bytes;
+
+/* A record's room in the ring buffer: header and data, 8-byte aligned. */
+#define RECORD_BYTES	((BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record) + 7) & ~7ULL)
 
 static __always_inline __u64 wakeup_flags(__u64 now)
 {
-	__u64 avail;
+	__u64 avail, end;
 
 	if (!targ_wakeup_bytes)
 		return 0;
+	end = __sync_fetch_and_add(&queued_bytes, RECORD_BYTES) +
+	      RECORD_BYTES;
 	avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
-	if ((!avail && now - last_wakeup_ns >= targ_wakeup_ns) ||
-	    (avail < targ_wakeup_bytes &&
-	     avail + BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record) >=
-	     targ_wakeup_bytes)) {
+	if ((avail <= RECORD_BYTES && now - last_wakeup_ns >= targ_wakeup_ns) ||
+	    (avail >= targ_wakeup_bytes &&
+	     (avail - RECORD_BYTES < targ_wakeup_bytes ||
+	      end % targ_wakeup_bytes < RECORD_BYTES))) {
 		last_wakeup_ns = now;
 		return BPF_RB_FORCE_WAKEUP;
 	}
@@ -525,6 +539,7 @@ static __always_inline __u64 wakeup_flags(__u64 now)
  */
 static __always_inline void emit(struct tt_record *r, __u32 kind)
 {
+	struct tt_record *slot;
 	__u64 id;
 
 	if (!(targ_stream & (1U << kind)))
@@ -536,8 +551,13 @@ static __always_inline void emit(struct tt_record *r, __u32 kind)
 	r->tid = (__u32)id;
 	r->kind = kind;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	if (bpf_ringbuf_output(&events, r, sizeof(*r), wakeup_flags(r->ts_ns)))
+	slot = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!slot) {
 		stat_inc(TT_STAT_DROPS);
+		return;
+	}
+	*slot = *r;
+	bpf_ringbuf_submit(slot, wakeup_flags(r->ts_ns));
 }
 
 /* The kernel's "%pS" of an untag call site into syms, once a site. */

@@ -351,6 +351,9 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		64 * (BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record));
 	if (s->skel->rodata->targ_wakeup_bytes > env->ringbuf_size / 4)
 		s->skel->rodata->targ_wakeup_bytes = env->ringbuf_size / 4;
+	s->wakeup_records = (s->skel->rodata->targ_wakeup_bytes +
+			     BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record) - 1) /
+			    (BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record));
 	/* Only trace streams records; the others keep the smallest buffer. */
 	bpf_map__set_max_entries(s->skel->maps.events,
 				 env->cmd == TT_CMD_TRACE ?

@@ -23,6 +23,7 @@ struct tt_session {
 	bool own_pidns;			/* not in the initial PID namespace */
 	bool fault_pointer;		/* the fault event's pointer field */
 	bool ctrl_reason;		/* the ctrl event's reason field */
+	__u32 wakeup_records;		/* unread records that wake trace */
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */

@@ -18,6 +18,8 @@ struct trace_ctx {
 	struct tt_fmt fmt;
 	__u64 events;
 	__u64 bad;
+	__u64 wakeups;		/* polls that BPF's wake-up ended */
+	__u64 late_polls;	/* timeouts that found a wake-up's worth */
 	bool draining;	/* the last drain: detached, so it ends */
 	bool out_failed;	/* a write failed: format no more */
 	int out_errno;		/* its errno, before libbpf's -EINTR */
@@ -149,10 +151,22 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		tt_record_header(stdout);
 	out = flush(&t);
 	while (!out && !tt_stop_due(stop)) {
+		bool woken;
+
 		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb),
 				   tt_now_ns() + POLL_NS);
+		woken = err > 0;
+		t.wakeups += woken;
 		if (err >= 0)
 			err = ring_buffer__consume(rb);
+		/*
+		 * BPF wakes trace by two marks of unread records at most,
+		 * and one in flight per CPU: a timeout that finds more lost
+		 * a wake-up (counted for -v, whatever the clock does).
+		 */
+		if (!woken && err > 2 * (long)s->wakeup_records + s->nr_cpus &&
+		    !tt_stop_due(stop))
+			t.late_polls++;
 		if (err < 0 && err != STOP_DRAIN) {
 			fprintf(stderr, "tagtrace: ring buffer: %s\n",
 				strerror(-err));
@@ -182,6 +196,10 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		(unsigned long long)t.events,
 		(unsigned long long)tt_session_stat(s, TT_STAT_DROPS),
 		(unsigned long long)tt_session_missed(s));
+	if (env->verbose)
+		fprintf(stderr, "tagtrace: woken %llu times; %llu timeouts found more than two wake-ups' worth (%u records) waiting\n",
+			(unsigned long long)t.wakeups,
+			(unsigned long long)t.late_polls, s->wakeup_records);
 	if (t.bad)
 		fprintf(stderr, "tagtrace: %llu malformed records skipped\n",
 			(unsigned long long)t.bad);
