@@ -125,6 +125,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/batches $(VMBIN)/hwasan_prog \
+	$(VMBIN)/forktags \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
@@ -314,6 +315,10 @@ $(VMBIN)/ptrace_query: tests/tool/ptrace_query.c tests/lib/tagging.h
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/nobpf: tests/tool/nobpf.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/forktags: tests/tool/forktags.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

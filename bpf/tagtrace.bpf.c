@@ -399,7 +399,13 @@ static __always_inline void wide_tag_add(struct tt_proc_key *proc,
 		__sync_fetch_and_add(n, 1);
 }
 
-/* Tag values (tags only): kind TT_EV_UNTAG or TT_EV_FAULT. */
+/*
+ * Tag values (tags only): kind TT_EV_UNTAG or TT_EV_FAULT. Like
+ * syscalls_add(), only for an event count() gave a process row: the
+ * frontend prunes these maps by the rows of procs, so an entry of a
+ * process without one (procs full) would never be freed; the event is
+ * counted as uncounted (TT_STAT_PROC_FULL) once already.
+ */
 static __always_inline void tags_add(__u32 kind, __u64 tag)
 {
 	static const struct tt_tags zero;
@@ -600,17 +606,20 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 	struct tt_record r = {
 		.untag = { tagged, untagged, caller, mode },
 	};
+	struct tt_proc *p;
 
 	if (tagged == untagged || !wanted())
 		return 0;
-	count(TT_EV_UNTAG, mode, -1);
+	p = count(TT_EV_UNTAG, mode, -1);
 	/* The tag and the system call cost top nothing: only read for these. */
 	if (!targ_tags && !(targ_stream & (1U << TT_EV_UNTAG)))
 		return 0;
 	r.untag.syscall = current_syscall();
 	r.untag.tag = tag_of(tagged);
-	tags_add(TT_EV_UNTAG, r.untag.tag);
-	syscalls_add(r.untag.syscall);
+	if (p) {
+		tags_add(TT_EV_UNTAG, r.untag.tag);
+		syscalls_add(r.untag.syscall);
+	}
 	if (targ_stream & (1U << TT_EV_UNTAG))
 		name_caller(caller);
 	emit(&r, TT_EV_UNTAG);
@@ -665,7 +674,8 @@ static __always_inline int handle_fault(__u64 address, __u64 untagged,
 	p = count(TT_EV_FAULT, mode, -1);
 	if (p && r.fault.tag)
 		__sync_fetch_and_add(&p->tagged_faults, 1);
-	tags_add(TT_EV_FAULT, r.fault.tag);
+	if (p)
+		tags_add(TT_EV_FAULT, r.fault.tag);
 	emit(&r, TT_EV_FAULT);
 	return 0;
 }
