@@ -560,6 +560,7 @@ static __always_inline void emit(struct tt_record *r, __u32 kind)
 	slot = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!slot) {
 		stat_inc(TT_STAT_DROPS);
+		stat_inc(TT_STAT_DROPS_KIND + kind);
 		return;
 	}
 	*slot = *r;

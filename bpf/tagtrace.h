@@ -278,7 +278,9 @@ enum tt_stat {
 	 */
 	TT_STAT_BUSY,
 	TT_STAT_WIDE_FULL,	/* tag values >= 64 not counted: wide_tags full */
-	TT_STAT_MAX,
+	/* TT_STAT_DROPS by event kind: TT_EV_MAX counters from here. */
+	TT_STAT_DROPS_KIND,
+	TT_STAT_MAX = TT_STAT_DROPS_KIND + TT_EV_MAX,
 };
 
 #endif /* TAGTRACE_H */

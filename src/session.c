@@ -433,6 +433,91 @@ __u64 tt_session_missed(const struct tt_session *s)
 	return n;
 }
 
+/* The event kind a program makes, -1 for none (the process events). */
+static int prog_kind(const struct tt_session *s, const struct bpf_program *p)
+{
+	struct tagtrace_bpf *o = s->skel;
+	const struct bpf_program *sw[] = {
+		o->progs.switch_mm_fentry, o->progs.switch_mm_fentry_tlb,
+		o->progs.switch_mm_fexit, o->progs.switch_mm_kprobe,
+		o->progs.switch_mm_kprobe_tlb, o->progs.switch_mm_kretprobe,
+	};
+	size_t i;
+	int k;
+
+	for (k = 0; k < TT_EV_MAX; k++)
+		if (p == tp_prog(s, k, false) || p == tp_prog(s, k, true))
+			return k;
+	if (p == o->progs.arch_prctl_fexit || p == o->progs.arch_prctl_kprobe ||
+	    p == o->progs.arch_prctl_kretprobe)
+		return TT_EV_CTRL;
+	if (p == o->progs.page_fault_btf || p == o->progs.page_fault_raw)
+		return TT_EV_FAULT;
+	for (i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
+		if (p == sw[i])
+			return TT_EV_SWITCH;
+	return -1;
+}
+
+static __u64 prog_missed(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(prog);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
+__u64 tt_session_missed_kind(const struct tt_session *s, int k)
+{
+	struct bpf_program *prog;
+	__u64 n = s->link_missed[k];
+
+	bpf_object__for_each_program(prog, s->skel->obj)
+		if (prog_kind(s, prog) == k)
+			n += prog_missed(prog);
+	return n;
+}
+
+/*
+ * bpf_link_info as far as a kprobe's misses (Linux 6.7), which this
+ * system's uapi header may predate: a kernel without the field leaves it 0.
+ */
+struct kprobe_link_info {
+	__u32 type;
+	__u32 id;
+	__u32 prog_id;
+	__u32 pad;
+	__u32 perf_event_type;
+	__u32 pad2;
+	__u64 func_name;
+	__u32 name_len;
+	__u32 offset;
+	__u64 addr;
+	__u64 missed;
+};
+
+#define PERF_EVENT_KPROBE	3	/* enum bpf_perf_event_type */
+#define PERF_EVENT_KRETPROBE	4
+
+static __u64 link_missed(const struct bpf_link *link)
+{
+	struct kprobe_link_info info;
+	__u32 len = sizeof(info);
+	int fd = link ? bpf_link__fd(link) : -1;
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.type != BPF_LINK_TYPE_PERF_EVENT ||
+	    (info.perf_event_type != PERF_EVENT_KPROBE &&
+	     info.perf_event_type != PERF_EVENT_KRETPROBE))
+		return 0;
+	return info.missed;
+}
+
 void tt_session_uncounted(const struct tt_session *s, __u32 full_stats,
 			  struct tt_uncounted *u)
 {
@@ -592,8 +677,17 @@ int tt_session_syms_fd(const struct tt_session *s)
 	return bpf_map__fd(s->skel->maps.syms);
 }
 
+/* Kprobe links' misses go with them: kept by kind, then detached. */
 void tt_session_detach(struct tt_session *s)
 {
+	struct bpf_object_skeleton *sk = s->skel->skeleton;
+	int i, k;
+
+	for (i = 0; i < sk->prog_cnt; i++) {
+		k = prog_kind(s, *sk->progs[i].prog);
+		if (k >= 0)
+			s->link_missed[k] += link_missed(*sk->progs[i].link);
+	}
 	tagtrace_bpf__detach(s->skel);
 }
 

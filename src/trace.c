@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "ksyms.h"
+#include "names.h"
 #include "out.h"
 #include "record.h"
 
@@ -17,6 +18,7 @@ struct trace_ctx {
 	struct tt_stop *stop;
 	struct tt_fmt fmt;
 	__u64 events;
+	__u64 printed[TT_EV_MAX];	/* events by kind */
 	__u64 bad;
 	__u64 wakeups;		/* polls that BPF's wake-up ended */
 	__u64 late_polls;	/* timeouts that found a wake-up's worth */
@@ -55,6 +57,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		t->bad++;
 	} else {
 		t->events++;
+		if (r->kind < TT_EV_MAX)
+			t->printed[r->kind]++;
 		if (t->env->json)
 			tt_record_json(stdout, r, &t->fmt);
 		else
@@ -110,6 +114,36 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 			fprintf(stderr, "tagtrace: no kernel symbols readable: untag callers stay addresses\n");
 	}
 	return rs->ksyms ? ksyms_format(rs->ksyms, addr, buf, len) : NULL;
+}
+
+/*
+ * The totals, then each stream's: printed + dropped + missed is every
+ * event of that kind the kernel produced, missed counting the skipped
+ * runs of that kind's programs only (each at most one event; exactly one
+ * for a tagged_addr event without -p or -c).
+ */
+static void summary(const struct tt_session *s, const struct tt_env *env,
+		    const struct trace_ctx *t)
+{
+	__u64 missed[TT_EV_MAX], all = 0;
+	int k;
+
+	for (k = 0; k < TT_EV_MAX; k++) {
+		missed[k] = (env->events & (1U << k)) ?
+			    tt_session_missed_kind(s, k) : 0;
+		all += missed[k];
+	}
+	fprintf(stderr, "tagtrace: %llu events, %llu dropped (ring buffer full), %llu missed (runs BPF skipped)\n",
+		(unsigned long long)t->events,
+		(unsigned long long)tt_session_stat(s, TT_STAT_DROPS),
+		(unsigned long long)all);
+	for (k = 0; k < TT_EV_MAX; k++)
+		if (env->events & (1U << k))
+			fprintf(stderr, "tagtrace: %s: %llu printed, %llu dropped, %llu missed\n",
+				tt_event_name(k),
+				(unsigned long long)t->printed[k],
+				(unsigned long long)tt_session_stat(s, TT_STAT_DROPS_KIND + k),
+				(unsigned long long)missed[k]);
 }
 
 int tt_trace_run(struct tt_session *s, const struct tt_env *env,
@@ -191,11 +225,7 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 	}
 	if (out < 0)
 		err = out;
-	/* printed + dropped + missed: every event the kernel produced. */
-	fprintf(stderr, "tagtrace: %llu events, %llu dropped (ring buffer full), %llu missed (runs BPF skipped)\n",
-		(unsigned long long)t.events,
-		(unsigned long long)tt_session_stat(s, TT_STAT_DROPS),
-		(unsigned long long)tt_session_missed(s));
+	summary(s, env, &t);
 	if (env->verbose)
 		fprintf(stderr, "tagtrace: woken %llu times; %llu timeouts found more than two wake-ups' worth (%u records) waiting\n",
 			(unsigned long long)t.wakeups,

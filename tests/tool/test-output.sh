@@ -10,7 +10,8 @@
 # that outlive exec, switch_mm timed by top only with --histograms, and
 # the outgoing mm without cpu_tlbstate when the BTF lacks that variable
 # (chosen at once, or retried after the kernel refused it), and untags in
-# NMI context counted or reported missed, exactly (a test module,
+# NMI context counted or reported missed, exactly, by top and by each of
+# trace's streams (a test module,
 # make modules-rig).
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
