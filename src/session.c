@@ -416,20 +416,26 @@ __u64 tt_session_stat(const struct tt_session *s, __u32 stat)
 	return sum;
 }
 
+/* A program's runs the kernel skipped; 0 for one not loaded. */
+static __u64 prog_missed(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(prog);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
 __u64 tt_session_missed(const struct tt_session *s)
 {
 	struct bpf_program *prog;
-	struct bpf_prog_info info;
 	__u64 n = 0;
 
-	bpf_object__for_each_program(prog, s->skel->obj) {
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		memset(&info, 0, sizeof(info));
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			n += info.recursion_misses;
-	}
+	bpf_object__for_each_program(prog, s->skel->obj)
+		n += prog_missed(prog);
 	return n;
 }
 
@@ -457,18 +463,6 @@ static int prog_kind(const struct tt_session *s, const struct bpf_program *p)
 		if (p == sw[i])
 			return TT_EV_SWITCH;
 	return -1;
-}
-
-static __u64 prog_missed(const struct bpf_program *prog)
-{
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
-	int fd = bpf_program__fd(prog);
-
-	memset(&info, 0, sizeof(info));
-	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-		return 0;
-	return info.recursion_misses;
 }
 
 __u64 tt_session_missed_kind(const struct tt_session *s, int k)
