@@ -132,6 +132,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/batches $(VMBIN)/hwasan_prog \
 	$(VMBIN)/stackgp \
+	$(VMBIN)/forktags \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
@@ -350,6 +351,10 @@ $(VMBIN)/nobpf: tests/tool/nobpf.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
+$(VMBIN)/forktags: tests/tool/forktags.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
 $(VMBIN)/batches: tests/tool/batches.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
@@ -414,7 +419,7 @@ TOOL_OBJS := $(patsubst src/%.c,$(TOOL)/%.o,$(TOOL_SRCS))
 UNIT_SRCS := src/cli.c src/names.c src/json.c src/record.c src/usym.c src/tagging.c src/line.c src/ksyms.c \
 	src/clock.c src/stop.c src/caps.c \
 	src/table.c src/histfmt.c src/openmetrics.c src/btfnames.c src/sysnames.c \
-	src/tagfmt.c src/out.c
+	src/tagfmt.c src/out.c src/procset.c
 PREFIX   ?= /usr/local
 
 ## tagtrace         the tagtrace binary (build/tool/tagtrace); needs only `make deps`
@@ -432,8 +437,8 @@ $(TOOL)/%.o: src/%.c $(wildcard src/*.h) bpf/tagtrace.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -I $(TOOL) -c $< -o $@
 
-# The skeleton embeds the BPF object: session.o must follow it.
-$(TOOL)/session.o: $(TOOL)/tagtrace.skel.h
+# The skeleton embeds the BPF object: the objects that include it follow it.
+$(TOOL)/session.o $(TOOL)/check.o: $(TOOL)/tagtrace.skel.h
 
 # System call names: '[1] = "write",' for each __NR_ of the uapi header.
 $(TOOL)/syscall_names.h: $(ARCH_INC)/asm/unistd_64.h

@@ -457,7 +457,13 @@ static __always_inline void wide_tag_add(struct tt_proc_key *proc,
 		__sync_fetch_and_add(n, 1);
 }
 
-/* Tag values (tags only): kind TT_EV_UNTAG or TT_EV_FAULT. */
+/*
+ * Tag values (tags only): kind TT_EV_UNTAG or TT_EV_FAULT. Like
+ * syscalls_add(), only for an event count() gave a process row: the
+ * frontend prunes these maps by the rows of procs, so an entry of a
+ * process without one (procs full) would never be freed; the event is
+ * counted as uncounted (TT_STAT_PROC_FULL) once already.
+ */
 static __always_inline void tags_add(__u32 kind, __u64 tag)
 {
 	static const struct tt_tags zero;
@@ -550,27 +556,50 @@ static __always_inline __u64 fault_pointer(__u64 address, __u64 untagged,
 
 /*
  * A wake-up per record costs the consumer a context switch per record.
- * A record wakes it when it finds the buffer empty (the consumer has read
- * everything, so sleeps or soon will) and no wake-up came in the last
- * targ_wakeup_ns, or when it brings the unread data to
+ * A record wakes it when the buffer held nothing else (the consumer has
+ * read everything, so sleeps or soon will) and no wake-up came in the
+ * last targ_wakeup_ns, or when it brings the unread data to
  * targ_wakeup_bytes; the others go in without one, and the consumer
- * polls on a timer for what a burst leaves below that (trace.c). Crossing
- * the mark, not being past it: a consumer already awake is not woken
- * again for each record it has yet to read.
+ * polls on a timer for what a burst leaves below that (trace.c).
+ *
+ * Decided after the record is reserved, so that the unread data counts
+ * it and every record reserved before it. Several CPUs can still pass
+ * the mark together, each seeing another's record already past it, and
+ * none "bringing" it there: so while the unread data is past the mark,
+ * the record that claims each further targ_wakeup_bytes of queued_bytes
+ * wakes the consumer too. Each claim is an atomic add, so exactly one
+ * record owns each multiple: a sleeping consumer is woken within two
+ * marks of unread data whatever the CPUs do, and an awake one at most
+ * once a mark.
  */
 __u64 last_wakeup_ns;
+__u64 queued_bytes;
 
-static __always_inline __u64 wakeup_flags(__u64 now)
+/* A record's room in the ring buffer: header and data, 8-byte aligned. */
+#define ROOM(size)	((BPF_RINGBUF_HDR_SZ + (__u64)(size) + 7) & ~7ULL)
+#define RECORD_BYTES	ROOM(sizeof(struct tt_record))
+
+/*
+ * bytes: the record's room; queued: it is reserved already. A located
+ * record (a tagged fault or #GP with its frames: rare, and of a size the
+ * verifier does not know) is copied in by bpf_ringbuf_output() after
+ * this, and counted as if it were in.
+ */
+static __always_inline __u64 wakeup_flags(__u64 now, __u64 bytes,
+					  bool queued)
 {
-	__u64 avail;
+	__u64 avail, end;
 
 	if (!targ_wakeup_bytes)
 		return 0;
+	end = __sync_fetch_and_add(&queued_bytes, bytes) + bytes;
 	avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
-	if ((!avail && now - last_wakeup_ns >= targ_wakeup_ns) ||
-	    (avail < targ_wakeup_bytes &&
-	     avail + BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record) >=
-	     targ_wakeup_bytes)) {
+	if (!queued)
+		avail += bytes;
+	if ((avail <= bytes && now - last_wakeup_ns >= targ_wakeup_ns) ||
+	    (avail >= targ_wakeup_bytes &&
+	     (avail - bytes < targ_wakeup_bytes ||
+	      end % targ_wakeup_bytes < bytes))) {
 		last_wakeup_ns = now;
 		return BPF_RB_FORCE_WAKEUP;
 	}
@@ -584,6 +613,7 @@ static __always_inline __u64 wakeup_flags(__u64 now)
 static __always_inline void emit_size(struct tt_record *r, __u32 kind,
 				      __u32 size)
 {
+	struct tt_record *slot;
 	__u64 id;
 
 	if (!(targ_stream & (1U << kind)))
@@ -595,8 +625,22 @@ static __always_inline void emit_size(struct tt_record *r, __u32 kind,
 	r->tid = (__u32)id;
 	r->kind = kind;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	if (bpf_ringbuf_output(&events, r, size, wakeup_flags(r->ts_ns)))
-		stat_inc(TT_STAT_DROPS);
+	if (size > sizeof(*r)) {
+		if (!bpf_ringbuf_output(&events, r, size,
+					wakeup_flags(r->ts_ns, ROOM(size),
+						     false)))
+			return;
+		goto dropped;
+	}
+	slot = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!slot)
+		goto dropped;
+	*slot = *r;
+	bpf_ringbuf_submit(slot, wakeup_flags(r->ts_ns, RECORD_BYTES, true));
+	return;
+dropped:
+	stat_inc(TT_STAT_DROPS);
+	stat_inc(TT_STAT_DROPS_KIND + kind);
 }
 
 static __always_inline void emit(struct tt_record *r, __u32 kind)
@@ -759,7 +803,7 @@ static __always_inline void locs_add(__u32 kind, const struct tt_frame *f0)
  * to. w->r has the event's fields.
  */
 static __always_inline void emit_located(void *ctx, struct located *w,
-					 __u32 kind, __u64 ip)
+					 __u32 kind, __u64 ip, bool counted)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 n = 1, nu = 0, skip = 0, i, k;
@@ -769,7 +813,8 @@ static __always_inline void emit_located(void *ctx, struct located *w,
 	if (!targ_tags && !(targ_stream & (1U << kind)))
 		return;
 	locate(task, &f0, ip);
-	if (targ_tags)
+	/* As the tag maps: no place for a process without a counter row. */
+	if (targ_tags && counted)
 		locs_add(kind, &f0);
 	if (!(targ_stream & (1U << kind)))
 		return;
@@ -824,17 +869,20 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 	struct tt_record r = {
 		.untag = { tagged, untagged, caller, mode },
 	};
+	struct tt_proc *p;
 
 	if (tagged == untagged || !wanted())
 		return 0;
-	count(TT_EV_UNTAG, mode, -1);
+	p = count(TT_EV_UNTAG, mode, -1);
 	/* The tag and the system call cost top nothing: only read for these. */
 	if (!targ_tags && !(targ_stream & (1U << TT_EV_UNTAG)))
 		return 0;
 	r.untag.syscall = current_syscall();
 	r.untag.tag = tag_of(tagged);
-	tags_add(TT_EV_UNTAG, r.untag.tag);
-	syscalls_add(r.untag.syscall);
+	if (p) {
+		tags_add(TT_EV_UNTAG, r.untag.tag);
+		syscalls_add(r.untag.syscall);
+	}
 	if (targ_stream & (1U << TT_EV_UNTAG))
 		name_caller(caller);
 	emit(&r, TT_EV_UNTAG);
@@ -892,12 +940,13 @@ static __always_inline int handle_fault(void *ctx, __u64 address,
 	p = count(TT_EV_FAULT, mode, -1);
 	if (p && r.fault.tag)
 		__sync_fetch_and_add(&p->tagged_faults, 1);
-	tags_add(TT_EV_FAULT, r.fault.tag);
+	if (p)
+		tags_add(TT_EV_FAULT, r.fault.tag);
 	/* Where, for a tagged one: a fault at a tag-free pointer is paging. */
 	w = r.fault.tag ? bpf_map_lookup_elem(&located_buf, &zero) : NULL;
 	if (w) {
 		w->r = r;
-		emit_located(ctx, w, TT_EV_FAULT, ip);
+		emit_located(ctx, w, TT_EV_FAULT, ip, p != NULL);
 	} else {
 		emit(&r, TT_EV_FAULT);
 	}
@@ -910,6 +959,7 @@ static __always_inline int handle_gp(void *ctx, __u64 ip, __u64 address,
 	struct tt_record r = {
 		.gp = { ip, address, mode, trap },
 	};
+	struct tt_proc *p;
 	struct located *w;
 	__u32 zero = 0;
 
@@ -919,11 +969,11 @@ static __always_inline int handle_gp(void *ctx, __u64 ip, __u64 address,
 	}
 	if (!wanted())
 		return 0;
-	count(TT_EV_GP, mode, -1);
+	p = count(TT_EV_GP, mode, -1);
 	w = bpf_map_lookup_elem(&located_buf, &zero);
 	if (w) {
 		w->r = r;
-		emit_located(ctx, w, TT_EV_GP, ip);
+		emit_located(ctx, w, TT_EV_GP, ip, p != NULL);
 	} else {
 		emit(&r, TT_EV_GP);
 	}
@@ -1034,7 +1084,8 @@ static __always_inline int prctl_done(int option, __u64 arg2, long ret)
 	mode = mm_mode(mm);
 	mask = mm_untag_mask(mm);
 	return handle_ctrl(TT_IF_ARCH_PRCTL, op, req_bits,
-			   mode ? mask_tag_bits(mask) : 0, mode ? 57 : 0,
+			   mode ? mask_tag_bits(mask) : 0,
+			   mode ? tt_tag_offset(mask) : 0,
 			   mode, mask, ret, TT_REASON_UNKNOWN);
 }
 

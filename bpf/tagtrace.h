@@ -285,6 +285,40 @@ static inline __u32 tt_hist_index(__u32 prev_mode, __u32 next_mode,
 	return (prev_mode * TT_MODE_MAX + next_mode) * 2 + !!same_mm;
 }
 
+/*
+ * The lowest bit of the tag field an untag mask clears: 57 for LAM_U57
+ * and UAI, 48 for LAM_U48; 0 when it clears none. Loop-free, for BPF.
+ */
+static inline int tt_tag_offset(__u64 untag_mask)
+{
+	__u64 field = ~untag_mask;
+	int off = 0;
+
+	if (!field)
+		return 0;
+	if (!(field & 0xffffffffULL)) {
+		field >>= 32;
+		off += 32;
+	}
+	if (!(field & 0xffffULL)) {
+		field >>= 16;
+		off += 16;
+	}
+	if (!(field & 0xffULL)) {
+		field >>= 8;
+		off += 8;
+	}
+	if (!(field & 0xfULL)) {
+		field >>= 4;
+		off += 4;
+	}
+	if (!(field & 0x3ULL)) {
+		field >>= 2;
+		off += 2;
+	}
+	return off + !(field & 1);
+}
+
 /* The switches are the sum of the slots. */
 struct tt_hist {
 	__u64 slots[TT_HIST_SLOTS];
@@ -320,7 +354,9 @@ enum tt_stat {
 	 */
 	TT_STAT_CHECK_CTRL,
 	TT_STAT_CHECK_GP,
-	TT_STAT_MAX,
+	/* TT_STAT_DROPS by event kind: TT_EV_MAX counters from here. */
+	TT_STAT_DROPS_KIND,
+	TT_STAT_MAX = TT_STAT_DROPS_KIND + TT_EV_MAX,
 };
 
 #endif /* TAGTRACE_H */

@@ -41,7 +41,7 @@ int tt_hist_run(struct tt_session *s, const struct tt_env *env,
 		rep.uncounted = tt_session_stat(s, TT_STAT_HIST_FULL) +
 				tt_session_missed(s);
 		tt_hist_report(stdout, &rep, &sets[cur], &sets[!cur]);
-		err = tt_out_flush(stdout);
+		err = tt_out_flush(stdout, 0);
 		if (err)
 			return err < 0 ? err : 0;
 		last = rep.ts_ns;

@@ -9,18 +9,20 @@
 #include <string.h>
 #include "out.h"
 
-int tt_out_flush(FILE *out)
+int tt_out_flush(FILE *out, int write_err)
 {
 	int err;
 
+	errno = 0;
 	if (!fflush(out) && !ferror(out))
 		return 0;
 	/*
 	 * The flag without a failing flush: a write while the report was
-	 * formatted failed (glibc then drops the buffer), and set errno,
-	 * which nothing since has reason to change.
+	 * formatted failed (glibc then drops the buffer). errno is its
+	 * cause only if nothing called since set it: the caller says what
+	 * it saw, and without that the cause is unknown.
 	 */
-	err = errno ? errno : EIO;
+	err = errno ? errno : write_err ? write_err : EIO;
 	if (err == EPIPE)
 		return TT_OUT_CLOSED;
 	fprintf(stderr, "tagtrace: cannot write the output: %s\n",

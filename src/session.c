@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "mapwalk.h"
 #include "names.h"
+#include "procset.h"
 #include "session.h"
 #include "usym.h"
 #include "table.h"
@@ -355,6 +356,9 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		64 * (BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record));
 	if (s->skel->rodata->targ_wakeup_bytes > env->ringbuf_size / 4)
 		s->skel->rodata->targ_wakeup_bytes = env->ringbuf_size / 4;
+	s->wakeup_records = (s->skel->rodata->targ_wakeup_bytes +
+			     BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record) - 1) /
+			    (BPF_RINGBUF_HDR_SZ + sizeof(struct tt_record));
 	/* Only trace streams records; the others keep the smallest buffer. */
 	bpf_map__set_max_entries(s->skel->maps.events,
 				 env->cmd == TT_CMD_TRACE ?
@@ -420,21 +424,100 @@ __u64 tt_session_stat(const struct tt_session *s, __u32 stat)
 	return sum;
 }
 
+/* A program's runs the kernel skipped; 0 for one not loaded. */
+static __u64 prog_missed(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(prog);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
 __u64 tt_session_missed(const struct tt_session *s)
 {
 	struct bpf_program *prog;
-	struct bpf_prog_info info;
 	__u64 n = 0;
 
-	bpf_object__for_each_program(prog, s->skel->obj) {
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		memset(&info, 0, sizeof(info));
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			n += info.recursion_misses;
-	}
+	bpf_object__for_each_program(prog, s->skel->obj)
+		n += prog_missed(prog);
 	return n;
+}
+
+/* The event kind a program makes, -1 for none (the process events). */
+static int prog_kind(const struct tt_session *s, const struct bpf_program *p)
+{
+	struct tagtrace_bpf *o = s->skel;
+	const struct bpf_program *sw[] = {
+		o->progs.switch_mm_fentry, o->progs.switch_mm_fentry_tlb,
+		o->progs.switch_mm_fexit, o->progs.switch_mm_kprobe,
+		o->progs.switch_mm_kprobe_tlb, o->progs.switch_mm_kretprobe,
+	};
+	size_t i;
+	int k;
+
+	for (k = 0; k < TT_EV_MAX; k++)
+		if (p == tp_prog(s, k, false) || p == tp_prog(s, k, true))
+			return k;
+	if (p == o->progs.arch_prctl_fexit || p == o->progs.arch_prctl_kprobe ||
+	    p == o->progs.arch_prctl_kretprobe)
+		return TT_EV_CTRL;
+	if (p == o->progs.page_fault_btf || p == o->progs.page_fault_raw)
+		return TT_EV_FAULT;
+	for (i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
+		if (p == sw[i])
+			return TT_EV_SWITCH;
+	return -1;
+}
+
+__u64 tt_session_missed_kind(const struct tt_session *s, int k)
+{
+	struct bpf_program *prog;
+	__u64 n = s->link_missed[k];
+
+	bpf_object__for_each_program(prog, s->skel->obj)
+		if (prog_kind(s, prog) == k)
+			n += prog_missed(prog);
+	return n;
+}
+
+/*
+ * bpf_link_info as far as a kprobe's misses (Linux 6.7), which this
+ * system's uapi header may predate: a kernel without the field leaves it 0.
+ */
+struct kprobe_link_info {
+	__u32 type;
+	__u32 id;
+	__u32 prog_id;
+	__u32 pad;
+	__u32 perf_event_type;
+	__u32 pad2;
+	__u64 func_name;
+	__u32 name_len;
+	__u32 offset;
+	__u64 addr;
+	__u64 missed;
+};
+
+#define PERF_EVENT_KPROBE	3	/* enum bpf_perf_event_type */
+#define PERF_EVENT_KRETPROBE	4
+
+static __u64 link_missed(const struct bpf_link *link)
+{
+	struct kprobe_link_info info;
+	__u32 len = sizeof(info);
+	int fd = link ? bpf_link__fd(link) : -1;
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
+	    info.type != BPF_LINK_TYPE_PERF_EVENT ||
+	    (info.perf_event_type != PERF_EVENT_KPROBE &&
+	     info.perf_event_type != PERF_EVENT_KRETPROBE))
+		return 0;
+	return info.missed;
 }
 
 void tt_session_uncounted(const struct tt_session *s, __u32 full_stats,
@@ -551,47 +634,6 @@ int tt_session_read_tags(const struct tt_session *s,
 	return 0;
 }
 
-static bool same_proc(const struct tt_proc_key *a, const struct tt_proc_key *b)
-{
-	return a->tgid == b->tgid && a->start_ns == b->start_ns;
-}
-
-/*
- * The keys of the processes being forgotten in a map keyed by process and
- * something else (syscalls, wide_tags: struct tt_proc_key first).
- */
-struct gone {
-	const struct tt_proc_key *procs;
-	size_t nr_procs;
-	size_t key_size;
-	char *keys;
-	size_t nr, cap;
-};
-
-static int collect_gone(const void *key, const void *value, void *ctx)
-{
-	const struct tt_proc_key *k = key;
-	struct gone *g = ctx;
-	size_t i;
-
-	(void)value;	/* the count: only the keys are needed */
-	for (i = 0; i < g->nr_procs && !same_proc(k, &g->procs[i]); i++)
-		;
-	if (i == g->nr_procs)
-		return 0;
-	if (g->nr == g->cap) {
-		size_t c = g->cap ? 2 * g->cap : 16;
-		char *n = realloc(g->keys, c * g->key_size);
-
-		if (!n)
-			return -ENOMEM;
-		g->keys = n;
-		g->cap = c;
-	}
-	memcpy(g->keys + g->nr++ * g->key_size, key, g->key_size);
-	return 0;
-}
-
 /*
  * Drop the forgotten processes' keys from a map keyed by process and
  * more: walked once for all of them, the keys collected before any is
@@ -600,13 +642,16 @@ static int collect_gone(const void *key, const void *value, void *ctx)
 static int forget_keyed(int fd, size_t key_size,
 			const struct tt_proc_key *keys, size_t n)
 {
-	struct gone g = { .procs = keys, .nr_procs = n, .key_size = key_size };
+	struct tt_procset g;
 	int err;
 
-	err = tt_map_walk(fd, key_size, sizeof(__u64), collect_gone, &g);
+	err = tt_procset_init(&g, keys, n, key_size);
+	if (!err)
+		err = tt_map_walk(fd, key_size, sizeof(__u64),
+				  tt_procset_collect, &g);
 	if (!err)
 		err = tt_map_delete(fd, g.keys, key_size, g.nr);
-	free(g.keys);
+	tt_procset_free(&g);
 	return err;
 }
 
@@ -663,8 +708,17 @@ int tt_session_syms_fd(const struct tt_session *s)
 	return bpf_map__fd(s->skel->maps.syms);
 }
 
+/* Kprobe links' misses go with them: kept by kind, then detached. */
 void tt_session_detach(struct tt_session *s)
 {
+	struct bpf_object_skeleton *sk = s->skel->skeleton;
+	int i, k;
+
+	for (i = 0; i < sk->prog_cnt; i++) {
+		k = prog_kind(s, *sk->progs[i].prog);
+		if (k >= 0)
+			s->link_missed[k] += link_missed(*sk->progs[i].link);
+	}
 	tagtrace_bpf__detach(s->skel);
 }
 

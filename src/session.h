@@ -26,6 +26,9 @@ struct tt_session {
 	bool ctrl_reason;		/* the ctrl event's reason field */
 	enum tt_no_tagging no_tagging;	/* why no process can tag here */
 	__u32 wanted;			/* 1 << kind: the command's events */
+	__u32 wakeup_records;		/* unread records that wake trace */
+	/* Kprobe links' misses by event kind, read when they are detached. */
+	__u64 link_missed[TT_EV_MAX];
 };
 
 /* Loads and attaches what env needs; -errno after a one-line error on stderr. */
@@ -47,6 +50,15 @@ __u64 tt_session_stat(const struct tt_session *s, __u32 stat);
  * recursion_misses counts it. Each is an event neither counted nor traced.
  */
 __u64 tt_session_missed(const struct tt_session *s);
+/*
+ * The runs skipped of the programs that make events of kind k: their
+ * recursion_misses, and for kprobes and kretprobes the misses of their
+ * links too (a kprobe that fired while one ran on that CPU, a kretprobe
+ * short of instances). Each is at most one event of that kind, exactly one
+ * where every run of the program is one (a tagged_addr event unfiltered).
+ * Kprobe links' counts are final only after tt_session_detach().
+ */
+__u64 tt_session_missed_kind(const struct tt_session *s, int k);
 /*
  * Events BPF saw and did not count, since the start: full (the sum of the
  * given TT_STAT_*_FULL counters), busy (TT_STAT_BUSY) and missed runs.

@@ -76,7 +76,7 @@ int tt_tags_run(struct tt_session *s, const struct tt_env *env,
 			putchar('\n');
 			tt_tags_text(stdout, &rep, s->src, MAX_TEXT_ROWS);
 		}
-		err = tt_out_flush(stdout);
+		err = tt_out_flush(stdout, 0);
 		if (err) {
 			err = err < 0 ? err : 0;
 			break;

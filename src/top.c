@@ -125,7 +125,7 @@ static int report(const struct tt_session *s, const struct tt_env *env,
 		putchar('\n');
 		tt_table_text(stdout, cur, s->src, MAX_TEXT_ROWS);
 	}
-	return tt_out_flush(stdout);
+	return tt_out_flush(stdout, 0);
 }
 
 int tt_top_run(struct tt_session *s, const struct tt_env *env,

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "ksyms.h"
+#include "names.h"
 #include "out.h"
 #include "record.h"
 #include "usym.h"
@@ -18,22 +19,22 @@ struct trace_ctx {
 	struct tt_stop *stop;
 	struct tt_fmt fmt;
 	__u64 events;
+	__u64 printed[TT_EV_MAX];	/* events by kind */
 	__u64 bad;
+	__u64 wakeups;		/* polls that BPF's wake-up ended */
+	__u64 late_polls;	/* timeouts that found a wake-up's worth */
 	bool draining;	/* the last drain: detached, so it ends */
 	bool out_failed;	/* a write failed: format no more */
 	int out_errno;		/* its errno, before libbpf's -EINTR */
 };
 
 /*
- * tt_out_flush() reads a failed write's cause from errno, which the
- * callback's STOP_DRAIN (-EINTR) overwrites in ring_buffer__consume():
- * put it back first.
+ * A failed write's errno, kept when it happened: the callback's STOP_DRAIN
+ * (-EINTR) and libbpf overwrite errno before the flush.
  */
 static int flush(const struct trace_ctx *t)
 {
-	if (t->out_failed)
-		errno = t->out_errno;
-	return tt_out_flush(stdout);
+	return tt_out_flush(stdout, t->out_failed ? t->out_errno : 0);
 }
 
 /*
@@ -58,6 +59,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		t->bad++;
 	} else {
 		t->events++;
+		if (r->kind < TT_EV_MAX)
+			t->printed[r->kind]++;
 		if (t->env->json)
 			tt_record_json(stdout, r, &w, &t->fmt);
 		else
@@ -115,6 +118,36 @@ static const char *resolve(void *ctx, __u64 addr, char *buf, size_t len)
 	return rs->ksyms ? ksyms_format(rs->ksyms, addr, buf, len) : NULL;
 }
 
+/*
+ * The totals, then each stream's: printed + dropped + missed is every
+ * event of that kind the kernel produced, missed counting the skipped
+ * runs of that kind's programs only (each at most one event; exactly one
+ * for a tagged_addr event without -p or -c).
+ */
+static void summary(const struct tt_session *s, const struct tt_env *env,
+		    const struct trace_ctx *t)
+{
+	__u64 missed[TT_EV_MAX], all = 0;
+	int k;
+
+	for (k = 0; k < TT_EV_MAX; k++) {
+		missed[k] = (env->events & (1U << k)) ?
+			    tt_session_missed_kind(s, k) : 0;
+		all += missed[k];
+	}
+	fprintf(stderr, "tagtrace: %llu events, %llu dropped (ring buffer full), %llu missed (runs BPF skipped)\n",
+		(unsigned long long)t->events,
+		(unsigned long long)tt_session_stat(s, TT_STAT_DROPS),
+		(unsigned long long)all);
+	for (k = 0; k < TT_EV_MAX; k++)
+		if (env->events & (1U << k))
+			fprintf(stderr, "tagtrace: %s: %llu printed, %llu dropped, %llu missed\n",
+				tt_event_name(k),
+				(unsigned long long)t->printed[k],
+				(unsigned long long)tt_session_stat(s, TT_STAT_DROPS_KIND + k),
+				(unsigned long long)missed[k]);
+}
+
 int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		 struct tt_stop *stop)
 {
@@ -162,10 +195,22 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 		tt_record_header(stdout);
 	out = flush(&t);
 	while (!out && !tt_stop_due(stop)) {
+		bool woken;
+
 		err = tt_stop_wait(stop, ring_buffer__epoll_fd(rb),
 				   tt_now_ns() + POLL_NS);
+		woken = err > 0;
+		t.wakeups += woken;
 		if (err >= 0)
 			err = ring_buffer__consume(rb);
+		/*
+		 * BPF wakes trace by two marks of unread records at most,
+		 * and one in flight per CPU: a timeout that finds more lost
+		 * a wake-up (counted for -v, whatever the clock does).
+		 */
+		if (!woken && err > 2 * (long)s->wakeup_records + s->nr_cpus &&
+		    !tt_stop_due(stop))
+			t.late_polls++;
 		if (err < 0 && err != STOP_DRAIN) {
 			fprintf(stderr, "tagtrace: ring buffer: %s\n",
 				strerror(-err));
@@ -190,11 +235,11 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 	}
 	if (out < 0)
 		err = out;
-	/* printed + dropped + missed: every event the kernel produced. */
-	fprintf(stderr, "tagtrace: %llu events, %llu dropped (ring buffer full), %llu missed (runs BPF skipped)\n",
-		(unsigned long long)t.events,
-		(unsigned long long)tt_session_stat(s, TT_STAT_DROPS),
-		(unsigned long long)tt_session_missed(s));
+	summary(s, env, &t);
+	if (env->verbose)
+		fprintf(stderr, "tagtrace: woken %llu times; %llu timeouts found more than two wake-ups' worth (%u records) waiting\n",
+			(unsigned long long)t.wakeups,
+			(unsigned long long)t.late_polls, s->wakeup_records);
 	if (t.bad)
 		fprintf(stderr, "tagtrace: %llu malformed records skipped\n",
 			(unsigned long long)t.bad);

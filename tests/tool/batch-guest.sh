@@ -8,7 +8,7 @@
 # record each) in bursts and pauses as SCHED_FIFO on CPU 0; trace's output
 # goes through a FIFO to a reader that stamps each read with the monotonic
 # clock, BPF's clock. tracefs, on the same clock, records each record's
-# wake-up flag as BPF passed it to bpf_ringbuf_output() (a kprobe) and
+# wake-up flag as BPF passed it to bpf_ringbuf_submit() (a kprobe) and
 # trace's wake-ups (sched_wakeup). Two runs:
 # - trace on CPU 0 too: during a burst it cannot run, so what BPF decides
 #   is known record by record: singles, 63 and 200 after pauses; and in
@@ -28,7 +28,7 @@ measure()
 	mkdir -p $o
 	tracefs_reset
 	echo mono > $T/trace_clock
-	echo 'p:tt_rb_output bpf_ringbuf_output flags=%cx' > $T/kprobe_events
+	echo 'p:tt_rb_output bpf_ringbuf_submit flags=%si' > $T/kprobe_events
 	echo 'comm == "batches"' > $T/events/kprobes/tt_rb_output/filter
 	echo 1 > $T/events/kprobes/tt_rb_output/enable
 	mkfifo $o/out

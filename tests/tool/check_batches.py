@@ -11,7 +11,8 @@ wakeup_flags() in bpf/tagtrace.bpf.c and POLL_NS in src/trace.c:
 
 - a record into an empty buffer, a millisecond or more after the last
   wake-up, wakes trace (BPF_RB_FORCE_WAKEUP), and so does the one that
-  brings 64 records unread; every other is queued without
+  brings 64 records unread, and past that mark every record whose place
+  in the run is a multiple of 64; every other is queued without
   (BPF_RB_NO_WAKEUP). Where trace shares the CPU with a SCHED_FIFO burst
   it cannot read during the burst, so each flag is known;
 - a record that woke trace is printed at once (within AT_ONCE of its
@@ -121,9 +122,12 @@ def common(d, what, records, steps, flags, counted):
     ok(not bad, f"{what}: each record falls in its burst's window", *bad[:5])
 
 
-def woken_flags(k):
-    """A burst of k into an empty buffer, read by nobody meanwhile."""
-    return [FORCE if i in (0, WAKE_EVERY - 1) else NO_WAKEUP for i in range(k)]
+def woken_flags(k, first):
+    """A burst of k into an empty buffer, read by nobody meanwhile, its
+    first record the run's record number first (from 0)."""
+    return [FORCE if i == 0 or (i >= WAKE_EVERY - 1 and (
+        i == WAKE_EVERY - 1 or (first + i + 1) % WAKE_EVERY == 0))
+        else NO_WAKEUP for i in range(k)]
 
 
 def poll_gaps(wakeups, flags):
@@ -144,12 +148,15 @@ def check_same(d):
     what = "trace on the bursts' CPU"
     records, steps, flags, wakeups, counted = load(d)
     common(d, what, records, steps, flags, counted)
-    want = [f for _, k, _, _ in steps for f in woken_flags(k)]
+    want = []
+    for _, k, _, _ in steps:
+        want += woken_flags(k, len(want))
     got = [f for _, f in flags]
     diff = [f"record {i}: flags {g}, want {w}" for i, (g, w) in
             enumerate(zip(got, want)) if g != w]
     ok(got == want, f"{what}: singles and the first of each burst wake trace, so "
-       f"does the {WAKE_EVERY}th record of a burst, no other record does "
+       f"does the {WAKE_EVERY}th record of a burst and past it each "
+       f"{WAKE_EVERY}th of the run, no other record does "
        f"({got.count(FORCE)} wake-ups of {len(got)})", *diff[:6])
     late, i, worst = [], 0, 0
     for kind, k, start, end in steps:

@@ -4,7 +4,7 @@
   check_u48.py DIR
 
 DIR holds what u48-guest.sh wrote: tags.json, top.json, trace.json,
-tracefs.txt, and small.out, pages.out, many.out (tagloop's pid=). Prints
+fallback.json (trace -A fallback -e ctrl), tracefs.txt, and small.out, pages.out, many.out (tagloop's pid=). Prints
 TAP, unnumbered.
 """
 import re
@@ -52,6 +52,7 @@ def main():
     d = sys.argv[1]
     tags, top = load_ndjson(f"{d}/tags.json"), load_ndjson(f"{d}/top.json")
     records = load_ndjson(f"{d}/trace.json")
+    fallback = load_ndjson(f"{d}/fallback.json")
     t_untags, t_faults = tracefs(d)
     small, pages, many = (workload(d, f"{n}.out")["pid"]
                           for n in ("small", "pages", "many"))
@@ -63,6 +64,12 @@ def main():
            and en[0]["offset"] == 48 and en[0]["mode"] == "lam_u48",
            f"trace: tagloop {name}'s enable granted 15 bits at 48, lam_u48",
            f"{en}")
+        en = [r for r in fallback if r["pid"] == pid and r["event"] == "ctrl"
+              and r["op"] == "enable"]
+        ok(len(en) == 1 and en[0]["ret"] == 0 and en[0]["granted_bits"] == 15
+           and en[0]["offset"] == 48 and en[0]["mode"] == "lam_u48",
+           f"trace -A fallback: tagloop {name}'s enable at offset 48, from "
+           "the untag mask", f"{en}")
         p = row(top, pid)
         ok(p is not None and p["mode"] == "lam_u48" and p["tag_bits"] == 15,
            f"top: tagloop {name} in mode lam_u48 with 15 tag bits",

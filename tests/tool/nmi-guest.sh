@@ -12,6 +12,10 @@
 # report counts an untag it missed or found its map busy (an NMI inside
 # its program; else the NMIs never nested and the test proves nothing),
 # at most ROUNDS of them, a limit that only ends a test that would not.
+# `tagtrace trace -e ctrl,untag -c tagloop` beside top must account per
+# stream: its untag line's printed + dropped + missed == the calls + the
+# hits, and its ctrl line exactly tagloop's 2 events, none missed (the
+# untag program's misses are untags, not every stream's).
 # Needs --smp 2. Prints TAP (unnumbered).
 . tests/tool/lib-guest.sh
 N=$1 K=$2
@@ -20,7 +24,9 @@ MOD=build/vm/modules/nmi_untag.ko
 
 $TT top --json -i 1 > $d/top.json 2> $d/top.err &
 tp=$!
-started $d/top.err "Ctrl-C" || exit 1
+$TT trace --json -e ctrl,untag -c tagloop > $d/trace.json 2> $d/trace.err &
+rp=$!
+started $d/top.err "Ctrl-C" && started $d/trace.err "Ctrl-C" || exit 1
 taskset -c 0 build/vm/tagloop "$N" --until $d/done > $d/loop.out &
 lp=$!
 i=0
@@ -63,9 +69,9 @@ touch $d/done
 wait $lp
 lrc=$?
 calls=$(sed -n 's/^calls=//p' $d/loop.out)
-stop $tp
+stop $tp $rp
 st=$?
-sed 's/^/# /' $d/top.err
+sed 's/^/# /' $d/top.err $d/trace.err
 dmesg | grep 'nmi_untag:' | sed 's/^/# /'
 [ $lrc = 0 ] && echo "ok - tagloop ran: $calls calls" ||
 	echo "not ok - tagloop ran: $lrc"
@@ -73,12 +79,14 @@ dmesg | grep 'nmi_untag:' | sed 's/^/# /'
 	echo "not ok - nmi_untag sent $rounds rounds of $K NMIs and each was taken: round $rounds: $irc"
 [ $during = 1 ] && echo "ok - tagloop outlasted the NMIs" ||
 	echo "not ok - tagloop outlasted the NMIs (it ended before $N calls?)"
-[ $st = 0 ] && echo "ok - tagtrace top exits 0 on SIGINT" ||
-	echo "not ok - tagtrace top exits 0 on SIGINT: $st"
-python3 - $d/top.json $d/top.err "$pid" "${calls:-0}" "$hits" "$rounds" "$ROUNDS" <<'PY'
+[ $st = 0 ] && echo "ok - tagtrace top and trace exit 0 on SIGINT" ||
+	echo "not ok - tagtrace top and trace exit 0 on SIGINT: $st"
+python3 - $d/top.json $d/top.err "$pid" "${calls:-0}" "$hits" "$rounds" "$ROUNDS" \
+	$d/trace.err <<'PY'
 import json, re, sys
 top, err, pid, n, hits = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 rounds, limit = int(sys.argv[6]), int(sys.argv[7])
+trace_err = open(sys.argv[8]).read()
 def say(good, what, *diag):
     print(("ok - " if good else "not ok - ") + what)
     for d in diag if not good else ():
@@ -98,4 +106,17 @@ say(untags + missed + busy == n + hits and full == 0,
     f"every untag accounted for: {untags} counted + {missed} missed + "
     f"{busy} busy == {n} calls + {hits} NMI untags",
     f"got {untags + missed + busy}, want {n + hits}; map full {full}")
+# trace's account per stream: the runs its untag program missed (NMIs
+# inside it) are untags, and no other program's misses are.
+streams = {m.group(1): tuple(int(x) for x in m.groups()[1:]) for m in re.finditer(
+    r"^tagtrace: (\w+): (\d+) printed, (\d+) dropped, (\d+) missed$", trace_err, re.M)}
+u = streams.get("untag")
+say(u is not None and sum(u) == n + hits,
+    f"trace, untag: printed + dropped + missed == {n} calls + {hits} NMI untags"
+    + (f" ({u[0]} + {u[1]} + {u[2]})" if u else ""),
+    f"untag stream: {u}, want a sum of {n + hits}")
+c = streams.get("ctrl")
+say(c is not None and c == (2, 0, 0),
+    "trace, ctrl: tagloop's 2 ctrl events printed, none dropped or missed "
+    "(the untag program's misses are not ctrl's)", f"ctrl stream: {c}")
 PY

@@ -5,11 +5,13 @@
 # file left in place saying how old it is), a comm of escape
 # sequences printed safe in every text report, `tags` on a long run (3000
 # short-lived tagged processes, then one whose tag histogram is exact and
-# first), -p of a thread and inside a PID namespace, OpenMetrics series
+# first), its process map full with no tag value kept for a process
+# without a row, -p of a thread and inside a PID namespace, OpenMetrics series
 # that outlive exec, switch_mm timed by top only with --histograms, and
 # the outgoing mm without cpu_tlbstate when the BTF lacks that variable
 # (chosen at once, or retried after the kernel refused it), and untags in
-# NMI context counted or reported missed, exactly (a test module,
+# NMI context counted or reported missed, exactly, by top and by each of
+# trace's streams (a test module,
 # make modules-rig).
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
@@ -17,6 +19,7 @@ cd "$top" || exit 1
 tap_guest --cpu lam -- tests/tool/output-guest.sh
 tap_guest --cpu lam -- tests/tool/omfull-guest.sh
 tap_guest --cpu lam --timeout 900 -- tests/tool/longtags-guest.sh 3000
+tap_guest --cpu lam --timeout 900 -- tests/tool/procfull-guest.sh 10300 50
 tap_guest --cpu lam -- tests/tool/pidns-guest.sh 40
 tap_guest --cpu lam -- tests/tool/omseries-guest.sh 30 20
 # This kernel's BTF as pahole writes it with per-CPU variables left out.

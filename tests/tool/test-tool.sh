@@ -5,7 +5,7 @@
 # tagged by (the fault event's field; registers on upstream) and where
 # (function and user stack, against bpftrace's ustack), LAM_U48's
 # 15-bit tags, a ring buffer storm, stopping on time under an unpaced one,
-# when trace is woken to print what BPF queued,
+# when trace is woken to print what BPF queued, and by two CPUs at once,
 # its errors, its export read by
 # node_exporter (and Prometheus), HWASan's tags and system calls under
 # tagtrace tags on LAM and UAI, its fallbacks on the upstream kernel
@@ -35,6 +35,7 @@ for smp in 1 2; do
 done
 tap_guest --cpu lam --icount --timeout 600 -- tests/tool/stop-guest.py
 tap_guest --cpu lam --smp 2 --icount -- tests/tool/batch-guest.sh
+tap_guest --cpu lam --smp 2 -- tests/tool/wake2-guest.sh 30000 40000
 tap_guest --cpu lam -- tests/tool/errors-guest.sh
 tap_guest --cpu lam -- tests/tool/filter-guest.sh 100 300
 tap_guest --cpu lam -- tests/tool/pidreuse-guest.sh

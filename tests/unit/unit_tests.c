@@ -36,6 +36,7 @@
 #include "openmetrics.h"
 #include "out.h"
 #include "probe.h"
+#include "procset.h"
 #include "record.h"
 #include "stop.h"
 #include "table.h"
@@ -4104,14 +4105,14 @@ static void test_uncounted_text(void)
 /* ---- out.c -------------------------------------------------------------- */
 
 /* tt_out_flush() on f, its stderr captured into err. */
-static int out_flush_captured(FILE *f, char *err, size_t len)
+static int out_flush_captured(FILE *f, int write_err, char *err, size_t len)
 {
 	static char out[256];
 	struct capture c;
 	int ret;
 
 	capture_begin(&c);
-	ret = tt_out_flush(f);
+	ret = tt_out_flush(f, write_err);
 	capture_end(&c, out, err, len);
 	return ret;
 }
@@ -4120,6 +4121,7 @@ static void test_out(void)
 {
 	static char big[64 * 1024], err[512];
 	void (*old)(int);
+	int saved;
 	struct mem m;
 	FILE *f;
 	int p[2];
@@ -4127,7 +4129,7 @@ static void test_out(void)
 	memset(big, 'x', sizeof(big));
 	mem_open(&m);
 	fputs("a report\n", m.f);
-	is_int(out_flush_captured(m.f, err, sizeof(err)), 0,
+	is_int(out_flush_captured(m.f, 0, err, sizeof(err)), 0,
 	       "tt_out_flush: a written report is 0");
 	is_str(err, "", "tt_out_flush: and says nothing");
 	mem_text(&m);
@@ -4138,7 +4140,7 @@ static void test_out(void)
 	if (!f)
 		die("/dev/full");
 	fputs("a report\n", f);
-	is_int(out_flush_captured(f, err, sizeof(err)), -ENOSPC,
+	is_int(out_flush_captured(f, 0, err, sizeof(err)), -ENOSPC,
 	       "tt_out_flush: a full disk is -ENOSPC");
 	is_str(err, "tagtrace: cannot write the output: No space left on device\n",
 	       "tt_out_flush: said in one line");
@@ -4149,8 +4151,29 @@ static void test_out(void)
 	if (!f)
 		die("/dev/full");
 	fwrite(big, 1, sizeof(big), f);
-	is_int(out_flush_captured(f, err, sizeof(err)), -ENOSPC,
+	saved = errno;
+	is_int(out_flush_captured(f, saved, err, sizeof(err)), -ENOSPC,
 	       "tt_out_flush: a write that failed before the flush is seen");
+	fclose(f);
+
+	/*
+	 * The flag set by a write whose errno the caller did not keep, and
+	 * errno since set by something else (here EPIPE, which would read as
+	 * a closed pipe): the cause is unknown, an error all the same.
+	 */
+	f = fopen("/dev/null", "r");
+	if (!f)
+		die("/dev/null");
+	fputc('x', f);
+	saved = errno;
+	errno = EPIPE;
+	is_int(out_flush_captured(f, 0, err, sizeof(err)), -EIO,
+	       "tt_out_flush: an older errno is not taken for the cause (EIO)");
+	is_str(err, "tagtrace: cannot write the output: Input/output error\n",
+	       "tt_out_flush: the unknown cause said as EIO");
+	errno = EPIPE;
+	is_int(out_flush_captured(f, saved, err, sizeof(err)), -EBADF,
+	       "tt_out_flush: the write's own errno, kept by the caller, is the cause");
 	fclose(f);
 
 	/* The reader went away (`| head -1`): a normal end, said nowhere. */
@@ -4162,11 +4185,12 @@ static void test_out(void)
 	if (!f)
 		die("fdopen");
 	fputs("a report\n", f);
-	is_int(out_flush_captured(f, err, sizeof(err)), TT_OUT_CLOSED,
+	is_int(out_flush_captured(f, 0, err, sizeof(err)), TT_OUT_CLOSED,
 	       "tt_out_flush: EPIPE is TT_OUT_CLOSED");
 	is_str(err, "", "tt_out_flush: a closed pipe is not an error");
 	fwrite(big, 1, sizeof(big), f);
-	is_int(out_flush_captured(f, err, sizeof(err)), TT_OUT_CLOSED,
+	saved = errno;
+	is_int(out_flush_captured(f, saved, err, sizeof(err)), TT_OUT_CLOSED,
 	       "tt_out_flush: EPIPE from a write before the flush too");
 	fclose(f);
 	signal(SIGPIPE, old);
@@ -4362,8 +4386,127 @@ static void test_openmetrics_status(void)
 	free(t);
 }
 
+/* ---- procset.c ---------------------------------------------------------- */
+
+/*
+ * A burst of exits pruned from the syscalls map: NR_PROCS processes with
+ * SYS_PER_PROC system-call entries each (the map's 4 * 10240), of which
+ * NR_GONE are pruned in one report. Entries come in a scrambled order, as
+ * a hash map walks them; the gone processes are passed in another.
+ */
+#define NR_PROCS	10240
+#define NR_GONE		10000
+#define SYS_PER_PROC	4
+
+static struct tt_proc_key burst_proc(unsigned int i)
+{
+	struct tt_proc_key k = {
+		.tgid = 100 + (i * 7919) % 32768,	/* not in order */
+		.start_ns = 1000000ULL * i,
+	};
+
+	return k;
+}
+
+static void test_procset_burst(void)
+{
+	static struct tt_proc_key gone[NR_GONE];
+	struct tt_procset s;
+	size_t i, n = NR_PROCS * SYS_PER_PROC, wrong = 0, bound, log2n = 0;
+
+	for (i = 0; i < NR_GONE; i++)	/* every process but the last 240 */
+		gone[i] = burst_proc((i * 3001) % NR_GONE);
+	if (tt_procset_init(&s, gone, NR_GONE, sizeof(struct tt_sys_key)))
+		die("tt_procset_init");
+	for (i = 0; i < n; i++) {
+		size_t e = (i * 40009) % n;	/* 40009 is prime: a permutation */
+		struct tt_sys_key key = {
+			.proc = burst_proc(e / SYS_PER_PROC),
+			.nr = e % SYS_PER_PROC,
+		};
+
+		if (tt_procset_collect(&key, NULL, &s))
+			die("tt_procset_collect");
+	}
+	for (i = 0; i < s.nr; i++) {
+		const struct tt_sys_key *k =
+			(const void *)(s.keys + i * sizeof(struct tt_sys_key));
+
+		if (k->proc.start_ns / 1000000 >= NR_GONE)
+			wrong++;
+	}
+	is_uint(s.nr, NR_GONE * SYS_PER_PROC,
+		"tt_procset_collect: every entry of the %d gone processes kept",
+		NR_GONE);
+	is_uint(wrong, 0, "tt_procset_collect: no entry of a live process kept");
+	while ((2UL << log2n) <= NR_GONE)
+		log2n++;
+	/* A sort and a binary search per entry: (n + E) (log2 n + 2) at most. */
+	bound = (NR_GONE + n) * (log2n + 2);
+	tap_diag("prune of %d exits over %zu syscalls entries: %llu key comparisons (bound %zu)",
+		 NR_GONE, n, s.compares, bound);
+	ok(s.compares <= bound,
+	   "tt_procset: %d exits over %zu entries in %llu comparisons, at most %zu",
+	   NR_GONE, n, s.compares, bound);
+	tt_procset_free(&s);
+}
+
+static void test_procset(void)
+{
+	struct tt_proc_key keys[] = {
+		{ .tgid = 7, .start_ns = 30 }, { .tgid = 3, .start_ns = 10 },
+		{ .tgid = 7, .start_ns = 20 },
+	};
+	struct tt_proc_key probe = { .tgid = 7, .start_ns = 20 };
+	struct tt_procset s;
+
+	if (tt_procset_init(&s, keys, 3, sizeof(struct tt_proc_key)))
+		die("tt_procset_init");
+	ok(tt_procset_has(&s, &probe), "tt_procset_has: a process in the set");
+	probe.start_ns = 25;
+	ok(!tt_procset_has(&s, &probe),
+	   "tt_procset_has: the same PID started at another time is not");
+	probe.tgid = 3;
+	probe.start_ns = 10;
+	ok(tt_procset_has(&s, &probe), "tt_procset_has: the smallest key");
+	probe.tgid = 8;
+	ok(!tt_procset_has(&s, &probe), "tt_procset_has: past the largest");
+	tt_procset_free(&s);
+	if (tt_procset_init(&s, NULL, 0, sizeof(struct tt_proc_key)))
+		die("tt_procset_init");
+	ok(!tt_procset_has(&s, &probe), "tt_procset_has: an empty set has none");
+	ok(!tt_procset_collect(&probe, NULL, &s) && !s.nr,
+	   "tt_procset_collect: nothing kept from an empty set");
+	tt_procset_free(&s);
+	test_procset_burst();
+}
+
+/* tt_tag_offset(): where the fallback ctrl's offset comes from. */
+static void test_tag_offset(void)
+{
+	static const struct {
+		__u64 mask;
+		int offset;
+		const char *what;
+	} cases[] = {
+		{ ~(0x3fULL << 57), 57, "LAM_U57: 6 bits at 57" },
+		{ ~(0x7fffULL << 48), 48, "LAM_U48: 15 bits at 48" },
+		{ ~(0x7fULL << 57), 57, "bits 63:57 cleared: still 57" },
+		{ ~(1ULL << 63), 63, "bit 63 alone" },
+		{ ~1ULL, 0, "bit 0" },
+		{ ~0ULL, 0, "a mask that clears nothing" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		is_int(tt_tag_offset(cases[i].mask), cases[i].offset,
+		       "tt_tag_offset: %s", cases[i].what);
+}
+
 int main(void)
 {
+	test_tag_offset();
+	test_procset();
 	test_cli_defaults();
 	test_cli_trace();
 	test_cli_ringbuf();
