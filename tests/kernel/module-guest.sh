@@ -18,18 +18,7 @@
 . tests/lib/guest-tap.sh
 mode=$1
 dir=build/vm/modules
-n=0 failed=0
-
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. tests/lib/guest-ok.sh
 
 # load MOD [keep]: insmod MOD; $rc, $err, $log (the lines it added to the
 # kernel log) and $present (1 if it is in /proc/modules) for the checks;
@@ -187,5 +176,4 @@ fi
 rmmod ua_ss_alt
 ok $? "ua_ss_alt: unloads"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -15,18 +15,7 @@
 # Prints TAP.
 . tests/lib/guest-tap.sh
 line=$1 warns=$2
-n=0 failed=0
-
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. tests/lib/guest-ok.sh
 
 dmesg -C
 insmod build/vm/modules/lam_nolass.ko
@@ -48,5 +37,4 @@ ok $((got != warns)) "the context switch's check warned $got times at tlb.c:$lin
 all=$(printf '%s\n' "$log" | grep -c 'WARNING:')
 ok $((all != warns)) "no other warning ($all in all)"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_done

@@ -30,6 +30,7 @@
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,36 +120,43 @@ static void pass_on(int sig)
 }
 
 /*
- * Is this bpf() call a tp_btf program's load? Its attributes are read
- * from the caller's memory (/proc/PID/mem: the guest kernel has no
- * process_vm_readv()); the notification must still be pending after the
- * read, so that the memory was the caller's.
+ * The bpf() call's attributes, read from the caller's memory
+ * (/proc/PID/mem: the guest kernel has no process_vm_readv()); the
+ * notification must still be pending after the read, so that the memory
+ * was the caller's. False, said on stderr, when they cannot be read.
  */
-static int is_tp_btf_load(int listener, const struct seccomp_notif *req)
+static bool read_attr(int listener, const struct seccomp_notif *req,
+		      union bpf_attr *attr)
 {
-	union bpf_attr attr;
 	size_t size = req->data.args[2];
 	__u64 id = req->id;
 	char path[32];
 	ssize_t n;
 	int fd;
 
-	if (req->data.args[0] != BPF_PROG_LOAD)
-		return 0;
-	memset(&attr, 0, sizeof(attr));
-	if (size > sizeof(attr))
-		size = sizeof(attr);
+	memset(attr, 0, sizeof(*attr));
+	if (size > sizeof(*attr))
+		size = sizeof(*attr);
 	snprintf(path, sizeof(path), "/proc/%u/mem", req->pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	n = fd < 0 ? -1 : pread(fd, &attr, size, req->data.args[1]);
+	n = fd < 0 ? -1 : pread(fd, attr, size, req->data.args[1]);
 	if (fd >= 0)
 		close(fd);
 	if (n != (ssize_t)size) {
-		fprintf(stderr, "nobpf: cannot read a BPF_PROG_LOAD's attributes: %s\n",
+		fprintf(stderr, "nobpf: cannot read a bpf() call's attributes: %s\n",
 			n < 0 ? strerror(errno) : "short read");
-		return 0;
+		return false;
 	}
-	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id))
+	return !ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id);
+}
+
+/* Is this bpf() call a tp_btf program's load? */
+static int is_tp_btf_load(int listener, const struct seccomp_notif *req)
+{
+	union bpf_attr attr;
+
+	if (req->data.args[0] != BPF_PROG_LOAD ||
+	    !read_attr(listener, req, &attr))
 		return 0;
 	return attr.prog_type == BPF_PROG_TYPE_TRACING &&
 	       attr.expected_attach_type == BPF_TRACE_RAW_TP;
@@ -165,25 +173,11 @@ static int is_unattached(int listener, const struct seccomp_notif *req,
 {
 	struct bpf_prog_info info;
 	union bpf_attr attr, get;
-	size_t size = req->data.args[2];
-	__u64 id = req->id;
-	char path[32];
-	ssize_t n;
-	int fd, prog;
+	int n, prog;
 
 	if (!unattached || (req->data.args[0] != BPF_RAW_TRACEPOINT_OPEN &&
-			    req->data.args[0] != BPF_LINK_CREATE))
-		return 0;
-	memset(&attr, 0, sizeof(attr));
-	if (size > sizeof(attr))
-		size = sizeof(attr);
-	snprintf(path, sizeof(path), "/proc/%u/mem", req->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	n = fd < 0 ? -1 : pread(fd, &attr, size, req->data.args[1]);
-	if (fd >= 0)
-		close(fd);
-	if (n != (ssize_t)size ||
-	    ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id))
+			    req->data.args[0] != BPF_LINK_CREATE) ||
+	    !read_attr(listener, req, &attr))
 		return 0;
 	prog = syscall(__NR_pidfd_getfd, pidfd,
 		       req->data.args[0] == BPF_LINK_CREATE ?

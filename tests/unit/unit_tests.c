@@ -3615,12 +3615,36 @@ static void tag_fixture(struct tt_tagreport *r)
 	tt_tagreport_sort(r);
 }
 
+/*
+ * A process's places of misuse: 12 gps and 30 faults in files, then two
+ * places outside files, third times and once.
+ */
+static void loc_fixture(struct tt_tagreport *r, __u64 third)
+{
+	struct tt_proc_key k1 = { .tgid = 10, .start_ns = 5 };
+	struct tt_loc_key l = { .proc = k1, .kind = TT_EV_GP };
+
+	tag_fixture(r);
+	l.file = (struct tt_file_key){ .ino = 1, .dev = 8 };
+	l.off = 0x1234;
+	tt_tagreport_add_loc(r, &l, 12);
+	l.kind = TT_EV_FAULT;
+	l.file.ino = 2;
+	l.off = 0x2000;
+	tt_tagreport_add_loc(r, &l, 30);
+	l.file.ino = 0;
+	l.off = 0x7f0000001000;
+	tt_tagreport_add_loc(r, &l, third);
+	l.off = 0x7f0000002000;
+	tt_tagreport_add_loc(r, &l, 1);
+}
+
 /* tags: each process's misuse by place, busiest first, named. */
 static void test_tags_locs(void)
 {
-	struct tt_tagreport r = { 0 };
-	struct tt_proc_key k1 = { .tgid = 10, .start_ns = 5 };
-	struct tt_loc_key l = { .proc = k1, .kind = TT_EV_GP };
+	struct tt_tagreport r = { .locate = fake_locate };
+	struct tt_loc_key nobody = { .proc = { .tgid = 99 },
+				     .kind = TT_EV_FAULT };
 	static const enum tt_source src[TT_EV_MAX] = {
 		TT_SRC_TP_BTF, TT_SRC_TP_BTF, TT_SRC_TP_BTF, TT_SRC_TP_BTF,
 		TT_SRC_TP_BTF,
@@ -3628,22 +3652,8 @@ static void test_tags_locs(void)
 	struct mem m;
 	const char *t;
 
-	r.locate = fake_locate;
-	tag_fixture(&r);
-	l.file = (struct tt_file_key){ .ino = 1, .dev = 8 };
-	l.off = 0x1234;
-	tt_tagreport_add_loc(&r, &l, 12);
-	l.kind = TT_EV_FAULT;
-	l.file.ino = 2;
-	l.off = 0x2000;
-	tt_tagreport_add_loc(&r, &l, 30);
-	l.file.ino = 0;
-	l.off = 0x7f0000001000;
-	tt_tagreport_add_loc(&r, &l, 1);
-	l.off = 0x7f0000002000;
-	tt_tagreport_add_loc(&r, &l, 1);
-	l.proc.tgid = 99;
-	tt_tagreport_add_loc(&r, &l, 5);	/* no such process: ignored */
+	loc_fixture(&r, 1);
+	tt_tagreport_add_loc(&r, &nobody, 5);	/* no such process: ignored */
 	tt_tagreport_sort(&r);
 	tt_tags_text(mem_open(&m), &r, src, 20);
 	t = mem_text(&m);
@@ -3869,26 +3879,12 @@ static void test_openmetrics_tag_values(void)
 /* --tag-values: each process's 3 busiest places of misuse, named. */
 static void test_openmetrics_places(void)
 {
-	struct tt_proc_key k1 = { .tgid = 10, .start_ns = 5 };
-	struct tt_loc_key l = { .proc = k1, .kind = TT_EV_GP };
 	struct tt_tagreport r = { .locate = fake_locate };
 	struct tt_snapshot s = { 0 };
 	struct tt_export x;
 	char *t;
 
-	tag_fixture(&r);
-	l.file = (struct tt_file_key){ .ino = 1, .dev = 8 };
-	l.off = 0x1234;
-	tt_tagreport_add_loc(&r, &l, 12);
-	l.kind = TT_EV_FAULT;
-	l.file.ino = 2;
-	l.off = 0x2000;
-	tt_tagreport_add_loc(&r, &l, 30);
-	l.file.ino = 0;
-	l.off = 0x7f0000001000;
-	tt_tagreport_add_loc(&r, &l, 2);
-	l.off = 0x7f0000002000;
-	tt_tagreport_add_loc(&r, &l, 1);
+	loc_fixture(&r, 2);
 	tt_tagreport_sort(&r);
 	x = om_export(&s, NULL, 0, 0);
 	x.hist_src = TT_SRC_NONE;
