@@ -68,6 +68,7 @@ enum tt_ctrl_reason {
 	TT_REASON_SYSCTL,
 	TT_REASON_NO_LASS,	/* LAM, mitigations on, LASS off */
 	TT_REASON_UAI_MITIGATIONS,
+	TT_REASON_UAI_NO_SMAP,	/* UAI, SMAP not enabled */
 	TT_REASON_MAX,
 };
 

@@ -51,6 +51,7 @@ static const char *const reason_names[TT_REASON_MAX] = {
 	[TT_REASON_SYSCTL]		= "sysctl",
 	[TT_REASON_NO_LASS]		= "no_lass_with_mitigations",
 	[TT_REASON_UAI_MITIGATIONS]	= "uai_with_mitigations",
+	[TT_REASON_UAI_NO_SMAP]		= "uai_without_smap",
 };
 
 /* For people: what a refused enable ran into. */
@@ -59,6 +60,7 @@ static const char *const reason_texts[TT_REASON_MAX] = {
 	[TT_REASON_SYSCTL]		= "abi.tagged_addr_disabled is set",
 	[TT_REASON_NO_LASS]		= "no LASS with mitigations on",
 	[TT_REASON_UAI_MITIGATIONS]	= "UAI with mitigations on",
+	[TT_REASON_UAI_NO_SMAP]		= "UAI without SMAP",
 };
 
 /* The trap numbers of arch/x86/include/asm/trapnr.h. */

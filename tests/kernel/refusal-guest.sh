@@ -1,9 +1,9 @@
 #!/bin/sh
 # In the guest: one enable through prctl() and one through arch_prctl(),
 # watched by tracefs and by tagtrace (text and JSON). REASON is what the
-# tagged_addr_ctrl event must say: no_lass_with_mitigations or
-# uai_with_mitigations where the kernel refuses tagging (the enables fail
-# with EPERM), sysctl with abi.tagged_addr_disabled set here first
+# tagged_addr_ctrl event must say: no_lass_with_mitigations,
+# uai_with_mitigations or uai_without_smap where the kernel refuses
+# tagging (the enables fail with EPERM), sysctl with abi.tagged_addr_disabled set here first
 # (EINVAL), no_backend on a CPU without LAM or UAI (ENODEV), none where it
 # offers it (they succeed). Prints TAP.
 #
@@ -14,10 +14,11 @@ reason=$1
 case $reason in
 no_lass_with_mitigations) text="no LASS with mitigations on" ;;
 uai_with_mitigations) text="UAI with mitigations on" ;;
+uai_without_smap) text="UAI without SMAP" ;;
 sysctl) text="abi.tagged_addr_disabled is set" ;;
 no_backend) text="no LAM or UAI" ;;
 none) text= ;;
-*) echo "usage: refusal-guest.sh no_lass_with_mitigations|uai_with_mitigations|sysctl|no_backend|none" >&2
+*) echo "usage: refusal-guest.sh no_lass_with_mitigations|uai_with_mitigations|uai_without_smap|sysctl|no_backend|none" >&2
    exit 2 ;;
 esac
 # What both enables fail with: "ret errno".

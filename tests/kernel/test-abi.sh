@@ -28,9 +28,15 @@ TAGGED_EXPECT=refused tap_guest --cpu lam --no-lass -- sh -c "$t"
 TAGGED_EXPECT=refused tap_guest --cpu lam --append vsyscall=emulate -- sh -c "$t"
 TAGGED_EXPECT=refused tap_guest --cpu uai --la57 -- sh -c "$t"
 TAGGED_EXPECT=lam tap_guest --cpu lam --no-lass --append mitigations=off -- sh -c "$t"
+# UAI needs SMAP whatever the mitigations: with SMAP off (clearcpuid=smap,
+# as a hypervisor that hides it) the UAI boot that offers tagging above
+# refuses it, and says so at boot.
+TAGGED_EXPECT=refused tap_guest $(offer uai) --append clearcpuid=smap -- sh -c "$t"
 # The ctrl event says why (reason), in tracefs and in tagtrace.
 tap_guest --cpu lam --no-lass -- tests/kernel/refusal-guest.sh no_lass_with_mitigations
 tap_guest --cpu uai -- tests/kernel/refusal-guest.sh uai_with_mitigations
+tap_guest $(offer uai) --append clearcpuid=smap -- \
+	tests/kernel/refusal-guest.sh uai_without_smap
 tap_guest $(offer uai) -- tests/kernel/refusal-guest.sh none
 tap_guest --cpu lam -- tests/kernel/refusal-guest.sh sysctl
 tap_guest --cpu none -- tests/kernel/refusal-guest.sh no_backend

@@ -619,7 +619,7 @@ static void test_names(void)
 	/* The kernel's TP_printk names for TAGGED_ADDR_REFUSED_* */
 	static const char *const reasons[] = {
 		"none", "no_backend", "sysctl", "no_lass_with_mitigations",
-		"uai_with_mitigations",
+		"uai_with_mitigations", "uai_without_smap",
 	};
 	unsigned int i;
 
