@@ -280,18 +280,22 @@ static __always_inline __u32 current_tgid(void)
  */
 bool check;
 
-static __always_inline bool is_check(void)
+/*
+ * An event of a tagtrace's own check, this one's or another's running
+ * beside it: never reported. Counted (stat) only while this one checks.
+ */
+static __always_inline bool is_check(__u32 stat)
 {
 	static const char name[] = TT_CHECK_COMM;
 	char comm[TT_COMM_LEN];
 	int i;
 
-	if (!check)
-		return false;
 	bpf_get_current_comm(comm, sizeof(comm));
 	for (i = 0; i < sizeof(name); i++)
 		if (comm[i] != name[i])
 			return false;
+	if (check)
+		stat_inc(stat);
 	return true;
 }
 
@@ -852,10 +856,8 @@ static __always_inline int handle_ctrl(int interface, int op, int req_bits,
 			  reason, 0, untag_mask, ret },
 	};
 
-	if (is_check()) {
-		stat_inc(TT_STAT_CHECK_CTRL);
+	if (is_check(TT_STAT_CHECK_CTRL))
 		return 0;
-	}
 	if (!wanted())
 		return 0;
 	count(TT_EV_CTRL, mode, granted_bits);
@@ -963,10 +965,8 @@ static __always_inline int handle_gp(void *ctx, __u64 ip, __u64 address,
 	struct located *w;
 	__u32 zero = 0;
 
-	if (is_check()) {
-		stat_inc(TT_STAT_CHECK_GP);
+	if (is_check(TT_STAT_CHECK_GP))
 		return 0;
-	}
 	if (!wanted())
 		return 0;
 	p = count(TT_EV_GP, mode, -1);

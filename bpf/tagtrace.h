@@ -351,7 +351,7 @@ enum tt_stat {
 	/*
 	 * Events of the frontend's own check that its sources fire (its
 	 * thread named TT_CHECK_COMM while check is set): counted here
-	 * only, never reported.
+	 * only. No tagtrace reports another's check either.
 	 */
 	TT_STAT_CHECK_CTRL,
 	TT_STAT_CHECK_GP,

@@ -196,7 +196,9 @@ def main():
     tv = {"event": "tagtrace_tag_values", "registers": "tagtrace_guessed_tag_values"}
     # A process is its pid and start time: nothing that changes in its life.
     extra = {"tagtrace_tag_values": {"event", "tag"},
-             "tagtrace_guessed_tag_values": {"event", "tag"}}
+             "tagtrace_guessed_tag_values": {"event", "tag"},
+             "tagtrace_misuse_places": {"event", "place"},
+             "tagtrace_guessed_misuse_places": {"event", "place"}}
     bad = [f"{fam}: {sorted(l)}" for fam, f in families.items()
            for _, l, _ in f["samples"] if "pid" in l and
            fam != "tagtrace_process_info" and

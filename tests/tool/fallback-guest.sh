@@ -70,7 +70,7 @@ def say(good, what, *diag):
     for d in diag if not good else ():
         print("#   " + str(d))
 src = tags.get("sources", {})
-say(src == {k: top["sources"][k] for k in ("ctrl", "untag", "fault",
+say(src == {k: top["sources"][k] for k in ("ctrl", "untag", "fault", "gp",
                                            "fault_pointer")} and
     src["untag"] == "unavailable" and src["fault_pointer"] == "registers",
     "tags: sources as top's, untag unavailable, fault tags guessed", src)
