@@ -43,7 +43,7 @@ tap_guest --cpu lam -- tests/tool/prune-guest.sh 20
 tap_guest --cpu lam -- tests/tool/hist-guest.sh 3 100 200 8 5
 tap_guest --cpu lam -- tests/tool/histmodes-guest.sh auto lam_u57 3 100 200 8 5
 tap_guest $(offer uai) -- tests/tool/histmodes-guest.sh raw uai 3 100 200 8 5
-tap_guest --cpu lam --mem 1024 -- tests/tool/export-guest.sh 3 100 200 8 5
+tap_guest --cpu lam --mem 1024 --timeout 900 -- tests/tool/export-guest.sh 3 100 200 8 5
 tap_guest --cpu lam -- tests/tool/unknown-guest.sh
 for attach in auto raw; do
 	tap_guest --cpu lam --kernel $upstream -- \
