@@ -23,17 +23,25 @@ bpftrace -B line -e 'BEGIN { printf("ready\n"); }
 tracepoint:tagged_addr:tagged_addr_gp /comm == "stackgp"/ {
 	printf("gp %d\n%s\n", pid, ustack); }' > $d/bt.txt 2> $d/bt.err &
 bp=$!
-started $d/t.err Ctrl-C && started $d/tt.err Ctrl-C &&
-	started $d/tags.err Ctrl-C && wait_for $d/bt.txt ready
+# Every wait below is a hang guard only, and each says what it waited for:
+# the boot's timeout (test-tool.sh) outlasts them all.
+if ! { started $d/t.err Ctrl-C && started $d/tt.err Ctrl-C &&
+       started $d/tags.err Ctrl-C && wait_for $d/bt.txt ready; }; then
+	echo "not ok - the three tagtraces and bpftrace are ready"
+	sed 's/^/#   /' $d/t.err $d/tt.err $d/tags.err $d/bt.err $d/bt.txt
+	exit 1
+fi
+echo "# tracers ready"
 build/vm/stackgp "$n" < $d/in > $d/sg.out &
 sp=$!
 exec 3> $d/in
-wait_for $d/sg.out "caught $n"
+wait_for $d/sg.out "caught $n" || echo "# stackgp did not say it caught $n"
 # Alive until bpftrace has printed (so resolved) every event.
 i=0
-while [ "$(grep -c '^gp ' $d/bt.txt)" -lt "$n" ] && [ $i -lt 3000 ]; do
+while [ "$(grep -c '^gp ' $d/bt.txt)" -lt "$n" ] && [ $i -lt 1200 ]; do
 	i=$((i + 1)); sleep 0.1
 done
+echo "# bpftrace printed $(grep -c '^gp ' $d/bt.txt) of the $n ustacks"
 exec 3>&-
 wait $sp
 src=$?
@@ -47,7 +55,7 @@ drc=$?
 i=0
 while [ "$(grep -c '"event":"gp"' $d/t.json)" -le "$n" ] ||
       [ "$(grep -c ' gp ' $d/t.txt)" -le "$n" ]; do
-	i=$((i + 1)); [ $i -gt 3000 ] && break; sleep 0.1
+	i=$((i + 1)); [ $i -gt 1200 ] && break; sleep 0.1
 done
 stop $tj $tt $tg $bp
 rc=$?

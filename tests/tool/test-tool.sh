@@ -29,7 +29,7 @@ for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/faultptr-guest.sh 5 3 event
 done
 tap_guest --cpu lam -- tests/tool/u48-guest.sh
-tap_guest --cpu lam -- tests/tool/stack-guest.sh 3
+tap_guest --cpu lam --timeout 900 -- tests/tool/stack-guest.sh 3
 for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done
