@@ -33,14 +33,19 @@
 #define MOD_DIR		"/modules"
 #define ARG_MAX_LEN	1024
 
+static void vsay(const char *fmt, va_list ap)
+{
+	fputs("initrd-init: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void say(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("initrd-init: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsay(fmt, ap);
 	va_end(ap);
 }
 
@@ -49,9 +54,7 @@ static void __attribute__((noreturn)) fail(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("initrd-init: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsay(fmt, ap);
 	va_end(ap);
 	fflush(stderr);
 	sync();
