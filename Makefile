@@ -131,7 +131,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/batches $(VMBIN)/hwasan_prog \
-	$(VMBIN)/stackgp \
+	$(VMBIN)/stackgp $(VMBIN)/gpbits \
 	$(VMBIN)/forktags \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
@@ -336,6 +336,10 @@ $(VMBIN)/tagalloc: tests/tool/tagalloc.c tests/lib/tagging.h
 $(VMBIN)/tagloop: tests/tool/tagloop.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $<
+
+$(VMBIN)/gpbits: tests/tool/gpbits.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/ptrace_query: tests/tool/ptrace_query.c tests/lib/tagging.h
 	@mkdir -p $(@D)
