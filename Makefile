@@ -1,5 +1,6 @@
 # tagtrace: kernel series, QEMU rig and eBPF tool for x86 pointer tagging.
-# `make help` lists the targets; README says how long each takes.
+# `make help` lists the targets (README.md has the same table); README.md
+# and doc/ say how long each takes.
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
