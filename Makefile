@@ -107,7 +107,7 @@ kernel-arm64-upstream: deps
 series-check: kernel kernel-upstream
 	$(Q)scripts/series-check.sh
 
-## series           the series as a git-am-able mbox + cover letter in build/series/ (SIGNOFF="Name <mail>")
+## series           each series as mails + one mbox in build/series/, proved by git am (SIGNOFF="Name <mail>")
 series: kernel-upstream
 	$(Q)SIGNOFF="$(SIGNOFF)" scripts/series.sh
 
@@ -496,15 +496,15 @@ check: guest-builds
 check-tool: rig tagtrace modules-rig $(UNIT)/unit_tests
 	$(Q)prove --exec '' --merge --directives -v $(UNIT)/unit_tests tests/tool/test-*.sh
 
-## check-rig        only the rig's own tests
+## check-rig        only the rig's own tests (tests/vm/test-rig.sh)
 check-rig: rig rig-arm64
 	$(Q)prove --exec '' --merge --directives -v tests/vm/test-rig.sh
 
-## check-emulation  only the LAM/UAI emulation tests
+## check-emulation  only tests/vm/test-emulation.sh: LAM, UAI and LASS as the guest sees them
 check-emulation: rig
 	$(Q)prove --exec '' --merge --directives -v tests/vm/test-emulation.sh
 
-## check-kernel     only the kernel ABI tests (tests/kernel/)
+## check-kernel     only the kernel series' tests (tests/kernel/test-*.sh)
 check-kernel: rig rig-arm64 modules-rig
 	$(Q)prove --exec '' --merge --directives -v tests/kernel/test-*.sh
 
