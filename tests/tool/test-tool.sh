@@ -37,6 +37,9 @@ tap_guest --cpu lam -- tests/tool/gpbits-guest.sh lam
 tap_guest --cpu lam --la57 -- tests/tool/gpbits-guest.sh la57
 tap_guest $(offer uai) -- tests/tool/gpbits-guest.sh uai
 tap_guest --cpu lam --kernel $mainline -- tests/tool/gpbits-guest.sh lam
+# The demo's misuse (tagalloc's #GP, HWASan's tagged faults) located by
+# tagtrace and by bpftrace's ustack alike.
+tap_guest --cpu lam -- tests/tool/misuse-guest.sh
 for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done
