@@ -2,8 +2,9 @@
 # misuse-guest.sh: the misuse `make demo` shows, located by tagtrace and by
 # bpftrace for the same events. tagalloc's untagged helper dereferences a
 # tagged pointer (a #GP, which kills it); HWASan's runtime (hwasan_prog)
-# takes tagged page faults in libc's memset. `tagtrace trace --json -e
-# gp,fault` and bpftrace's ustack watch both; check_misuse.py compares
+# takes tagged page faults (in its own main() and in libc's memset).
+# `tagtrace trace --json -e gp,fault` and bpftrace's ustack watch both;
+# check_misuse.py compares
 # each event's first frame: the same address, and the same function+offset
 # wherever bpftrace could name it. Prints TAP (unnumbered).
 . tests/tool/lib-guest.sh
