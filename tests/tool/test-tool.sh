@@ -36,7 +36,7 @@ tap_guest --cpu lam --timeout 900 -- tests/tool/stack-guest.sh 3
 tap_guest --cpu lam -- tests/tool/gpbits-guest.sh lam
 tap_guest --cpu lam --la57 -- tests/tool/gpbits-guest.sh la57
 tap_guest $(offer uai) -- tests/tool/gpbits-guest.sh uai
-tap_guest --cpu lam --kernel $mainline -- tests/tool/gpbits-guest.sh lam
+tap_guest --cpu lam --kernel $mainline -- tests/tool/gpbits-guest.sh mainline
 # The demo's misuse (tagalloc's #GP, HWASan's tagged faults) located by
 # tagtrace and by bpftrace's ustack alike.
 tap_guest --cpu lam -- tests/tool/misuse-guest.sh
