@@ -50,14 +50,21 @@ const volatile bool targ_tags;			/* tags and syscalls maps */
 const volatile __u32 targ_frames;		/* located frames, 1..TT_STACK_MAX */
 const volatile __u32 targ_wakeup_bytes;		/* 0: the kernel's wake-ups */
 const volatile __u64 targ_wakeup_ns;
+const volatile __u32 targ_nr_cpus;		/* copies of a per-CPU value */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
+/*
+ * A row per process, a copy per CPU: an event adds to its CPU's copy, so
+ * no two CPUs write one cache line; the frontend sums the counts. The
+ * state (mode, tag bits, comm) is written to every copy (proc_state()),
+ * exited to the copy of the CPU that saw the exit.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, struct tt_proc_key);
 	__type(value, struct tt_proc);
@@ -379,9 +386,40 @@ static __always_inline bool current_group_dead(void)
 	return !BPF_CORE_READ(task, signal, live.counter);
 }
 
+#define TT_MAX_CPUS	4096
+
 /*
- * Count one event for the current process (top and tags only); returns its
- * entry. mode/tag_bits < 0 leave the recorded state alone.
+ * A process's state into every CPU's copy of its row, so that the copy an
+ * event finds tells whether the state changed: mode/tag_bits < 0 and a
+ * NULL comm leave that field alone. Rare: at a process's first event, at
+ * a change of mode, at exec.
+ */
+static __always_inline void proc_state(const struct tt_proc_key *key,
+				       int mode, int tag_bits,
+				       const char *comm)
+{
+	struct tt_proc *q;
+	__u32 cpu;
+
+	for (cpu = 0; cpu < TT_MAX_CPUS && cpu < targ_nr_cpus; cpu++) {
+		q = bpf_map_lookup_percpu_elem(&procs, key, cpu);
+		if (!q)
+			break;	/* pruned meanwhile */
+		if (mode >= 0)
+			q->mode = mode;
+		if (tag_bits >= 0)
+			q->tag_bits = tag_bits;
+		if (comm)
+			__builtin_memcpy(q->comm, comm, TT_COMM_LEN);
+	}
+}
+
+/*
+ * Count one event for the current process (top and tags only); returns
+ * this CPU's copy of its row. mode/tag_bits < 0 leave the recorded state
+ * alone. The add stays atomic although no other CPU writes the copy: an
+ * event in an NMI can interrupt this one on the same CPU, and a
+ * load-add-store would lose one of the two.
  */
 static __always_inline struct tt_proc *count(__u32 kind, int mode,
 					     int tag_bits)
@@ -409,12 +447,13 @@ static __always_inline struct tt_proc *count(__u32 kind, int mode,
 		p = lookup_or_init(&procs, &key, &fresh, TT_STAT_PROC_FULL);
 		if (!p)
 			return NULL;
+		/* The insert zeroed the other CPUs' copies. */
+		proc_state(&key, fresh.mode, fresh.tag_bits, fresh.comm);
 	}
 	__sync_fetch_and_add(&p->count[kind], 1);
-	if (mode >= 0)
-		p->mode = mode;
-	if (tag_bits >= 0)
-		p->tag_bits = tag_bits;
+	if ((mode >= 0 && p->mode != mode) ||
+	    (tag_bits >= 0 && p->tag_bits != tag_bits))
+		proc_state(&key, mode, tag_bits, NULL);
 	return p;
 }
 
@@ -1314,14 +1353,17 @@ static __always_inline int proc_exec(void)
 {
 	struct tt_proc_key key = current_key();
 	struct tt_proc *p = bpf_map_lookup_elem(&procs, &key);
+	char comm[TT_COMM_LEN];
 	struct mm_struct *mm;
+	int mode;
 
 	if (!p)
 		return 0;
 	mm = current_mm();
-	bpf_get_current_comm(p->comm, sizeof(p->comm));
-	p->mode = mm_mode(mm);
-	p->tag_bits = p->mode ? mask_tag_bits(mm_untag_mask(mm)) : 0;
+	bpf_get_current_comm(comm, sizeof(comm));
+	mode = mm_mode(mm);
+	proc_state(&key, mode, mode ? mask_tag_bits(mm_untag_mask(mm)) : 0,
+		   comm);
 	return 0;
 }
 

@@ -61,9 +61,22 @@ static bool process_gone(const struct tt_session *s, const struct tt_row *r)
 	return !started_at(r->pid, r->start_ns);
 }
 
-static int add_row(const void *key, const void *value, void *cur)
+/* The counter map's values are per CPU: a copy of the row for each. */
+_Static_assert(sizeof(struct tt_proc) % 8 == 0,
+	       "a per-CPU value's copies are 8-byte aligned");
+
+struct walk {
+	struct tt_snapshot *cur;
+	int nr_cpus;
+};
+
+static int add_row(const void *key, const void *value, void *ctx)
 {
-	return tt_snapshot_add(cur, key, value) ? -ENOMEM : 0;
+	struct walk *w = ctx;
+	struct tt_proc p;
+
+	tt_proc_merge(value, w->nr_cpus, &p);
+	return tt_snapshot_add(w->cur, key, &p) ? -ENOMEM : 0;
 }
 
 int tt_procs_snapshot(const struct tt_session *s, struct tt_snapshot *cur,
@@ -76,7 +89,8 @@ int tt_procs_snapshot(const struct tt_session *s, struct tt_snapshot *cur,
 	tt_snapshot_clear(cur);
 	cur->fault_tags_guessed = !s->fault_pointer;
 	err = tt_map_walk(tt_session_procs_fd(s), sizeof(struct tt_proc_key),
-			  sizeof(struct tt_proc), add_row, cur);
+			  s->nr_cpus * sizeof(struct tt_proc), add_row,
+			  &(struct walk){ cur, s->nr_cpus });
 	if (verbose && !said) {
 		fprintf(stderr, "tagtrace: reading the maps %s\n",
 			tt_map_batched() ? "in batches" : "one key at a time");

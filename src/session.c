@@ -338,6 +338,10 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
 		s->src[TT_EV_SWITCH] == TT_SRC_KPROBE;
 	s->skel->rodata->targ_count = s->counts;
+	s->skel->rodata->targ_nr_cpus = s->nr_cpus;
+	/* trace keeps no process rows: a copy per CPU of 10240 costs. */
+	if (!s->counts)
+		bpf_map__set_max_entries(s->skel->maps.procs, 1);
 	s->skel->rodata->targ_tags = wants_tags(env);
 	s->skel->rodata->targ_frames = env->stack ? TT_STACK_MAX : 1;
 	if (!wants_tags(env)) {

@@ -1795,6 +1795,31 @@ static struct tt_row *find_row(struct tt_snapshot *s, __u32 pid)
 	return NULL;
 }
 
+/* BPF's per-CPU copies of one row into the row top shows. */
+static void test_proc_merge(void)
+{
+	struct tt_proc c[3], m;
+
+	c[0] = proc("", 0, 0, 0, 4, 1, 0, 0);		/* zeroed by an insert */
+	c[1] = proc("tagalloc", TT_MODE_LAM_U57, 6, 1, 10, 2, 3, 0);
+	c[2] = proc("tagalloc", TT_MODE_LAM_U57, 6, 0, 7, 0, 2, 1);
+	c[1].tagged_faults = 2;
+	c[2].tagged_faults = 1;
+	c[2].exited = 1;
+	tt_proc_merge(c, 3, &m);
+	ok(m.count[TT_EV_CTRL] == 1 && m.count[TT_EV_UNTAG] == 21 &&
+	   m.count[TT_EV_SWITCH] == 3 && m.count[TT_EV_FAULT] == 5 &&
+	   m.count[TT_EV_GP] == 1 && m.tagged_faults == 3,
+	   "proc_merge: every CPU's counts summed");
+	ok(m.exited, "proc_merge: exited if one CPU saw the exit");
+	ok(!strcmp(m.comm, "tagalloc") && m.mode == TT_MODE_LAM_U57 &&
+	   m.tag_bits == 6,
+	   "proc_merge: state from the first copy that has it, not a zeroed one");
+	tt_proc_merge(c, 1, &m);
+	ok(m.count[TT_EV_UNTAG] == 4 && !m.comm[0] && !m.exited,
+	   "proc_merge: one CPU: its copy alone");
+}
+
 static void test_snapshot_add(void)
 {
 	struct tt_snapshot s = { 0 };
@@ -2088,6 +2113,7 @@ static void test_table_text(void)
 
 static void test_table(void)
 {
+	test_proc_merge();
 	test_snapshot_add();
 	test_snapshot_diff();
 	test_snapshot_sort();
