@@ -32,6 +32,7 @@
 #include "histfmt.h"
 #include "json.h"
 #include "ksyms.h"
+#include "line.h"
 #include "names.h"
 #include "openmetrics.h"
 #include "out.h"
@@ -1610,6 +1611,70 @@ static void test_record_json(struct ksyms *ks)
 		   "header fields at their maximum, unsigned");
 }
 
+/* Each number as printf gives it, at every length a step can end on. */
+static void test_line_numbers(void)
+{
+	static const __u64 u[] = {
+		0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 999999,
+		1000000, 4294967295ULL, 12345678901234567ULL,
+		9999999999999999999ULL, 18446744073709551615ULL,
+	};
+	static const __s64 s[] = { 0, -1, -10, -99, -100, LLONG_MIN, LLONG_MAX };
+	char want[64];
+	struct tt_line l;
+	bool good = true;
+	size_t i;
+	__u64 v;
+	int b;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		tt_line_init(&l);
+		tt_line_u64(&l, u[i]);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)u[i]);
+		if (l.len != strlen(want) || memcmp(l.buf, want, l.len)) {
+			tap_diag("u64 %s: got %.*s", want, (int)l.len, l.buf);
+			good = false;
+		}
+	}
+	ok(good, "tt_line_u64: as %%llu at every length");
+	good = true;
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		tt_line_init(&l);
+		tt_line_s64(&l, s[i]);
+		snprintf(want, sizeof(want), "%lld", (long long)s[i]);
+		if (l.len != strlen(want) || memcmp(l.buf, want, l.len)) {
+			tap_diag("s64 %s: got %.*s", want, (int)l.len, l.buf);
+			good = false;
+		}
+	}
+	ok(good, "tt_line_s64: as %%lld, LLONG_MIN included");
+	good = true;
+	for (b = 0; b <= 64; b++) {
+		for (v = b < 64 ? (1ULL << b) - 1 : ~0ULL; ; v++) {
+			tt_line_init(&l);
+			tt_line_hex(&l, v);
+			snprintf(want, sizeof(want), "0x%llx",
+				 (unsigned long long)v);
+			if (l.len != strlen(want) || memcmp(l.buf, want, l.len)) {
+				tap_diag("hex %s: got %.*s", want, (int)l.len, l.buf);
+				good = false;
+			}
+			if (b == 64 || v == (b < 64 ? 1ULL << b : 0))
+				break;
+		}
+	}
+	ok(good, "tt_line_hex: as 0x%%llx at every length, 0 and ~0 included");
+	tt_line_init(&l);
+	tt_line_seconds(&l, 5000000499ULL);
+	tt_line_char(&l, ' ');
+	tt_line_seconds(&l, 12000000500ULL);
+	tt_line_char(&l, ' ');
+	tt_line_seconds(&l, 999999500ULL);
+	tt_line_char(&l, 0);
+	is_str(l.buf, "5.000000 12.000001 1.000000",
+	       "tt_line_seconds: 6 decimals, zeros kept, rounded to the us");
+}
+
 static void test_record_text(struct ksyms *ks)
 {
 	struct tt_fmt plain = { .start_ns = 1000000000ULL };
@@ -1744,6 +1809,7 @@ static void test_record(void)
 		tap_diag("no ksyms: the symbolized record tests are skipped");
 	test_record_decode();
 	test_record_json(ks);
+	test_line_numbers();
 	test_record_text(ks);
 	ksyms_free(ks);
 }
