@@ -542,6 +542,11 @@ int tt_session_procs_fd(const struct tt_session *s)
 	return bpf_map__fd(s->skel->maps.procs);
 }
 
+int tt_session_slots_fd(const struct tt_session *s)
+{
+	return bpf_map__fd(s->skel->maps.slots);
+}
+
 /* Each transition's histogram, summed over the CPUs; those with switches. */
 int tt_session_read_hists(const struct tt_session *s,
 			  struct tt_hist_entry *out)

@@ -58,6 +58,12 @@ void tt_guess_legend(FILE *out);
  * fills it in).
  */
 void tt_proc_merge(const struct tt_proc *copies, int n, struct tt_proc *out);
+/*
+ * Adds to p the counts that the n CPUs' slots (BPF's counting fast path)
+ * hold for key: a slot of another process adds nothing.
+ */
+void tt_proc_add_slots(struct tt_proc *p, const struct tt_proc_key *key,
+		       const struct tt_slots *slots, int n);
 /* A row for the counter map's entry key, p; gone if BPF saw it exit. */
 int tt_snapshot_add(struct tt_snapshot *s, const struct tt_proc_key *key,
 		    const struct tt_proc *p);

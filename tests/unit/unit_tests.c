@@ -1886,6 +1886,45 @@ static void test_proc_merge(void)
 	   "proc_merge: one CPU: its copy alone");
 }
 
+/* The counts BPF's per-CPU slots hold for a process, added to its row. */
+static void test_proc_slots(void)
+{
+	struct tt_proc_key key = { .tgid = 70, .start_ns = 9 };
+	struct tt_proc_key zero = { 0 };
+	static struct tt_slots sl[2];
+	struct tt_slot *a = &sl[0].slot[70 % TT_SLOTS];
+	struct tt_slot *b = &sl[1].slot[70 % TT_SLOTS];
+	struct tt_proc p;
+
+	memset(sl, 0, sizeof(sl));
+	a->tgid = 70;
+	a->start_ns = 9;
+	a->count[TT_EV_UNTAG] = 100;
+	a->tagged_faults = 1;
+	a->count[TT_EV_FAULT] = 2;
+	b->tgid = 70;
+	b->start_ns = 9;
+	b->count[TT_EV_UNTAG] = 5;
+	p = proc("x", 0, 0, 1, 10, 0, 1, 0);
+	p.tagged_faults = 1;
+	tt_proc_add_slots(&p, &key, sl, 2);
+	ok(p.count[TT_EV_UNTAG] == 115 && p.count[TT_EV_FAULT] == 3 &&
+	   p.count[TT_EV_CTRL] == 1 && p.tagged_faults == 2,
+	   "proc_slots: the row's copies plus each CPU's slot of the process");
+	b->start_ns = 8;	/* the same PID, an earlier process */
+	p = proc("x", 0, 0, 0, 10, 0, 0, 0);
+	tt_proc_add_slots(&p, &key, sl, 2);
+	is_uint(p.count[TT_EV_UNTAG], 110,
+		"proc_slots: a slot of another process with the PID adds nothing");
+	p = proc("x", 0, 0, 0, 0, 0, 0, 0);
+	tt_proc_add_slots(&p, &zero, sl, 2);
+	is_uint(tt_row_total(p.count), 0,
+		"proc_slots: free slots (tgid 0) belong to no process");
+	p = proc("x", 0, 0, 0, 0, 0, 0, 0);
+	tt_proc_add_slots(&p, &key, sl, 1);
+	is_uint(p.count[TT_EV_UNTAG], 100, "proc_slots: only the n CPUs given");
+}
+
 static void test_snapshot_add(void)
 {
 	struct tt_snapshot s = { 0 };
@@ -2180,6 +2219,7 @@ static void test_table_text(void)
 static void test_table(void)
 {
 	test_proc_merge();
+	test_proc_slots();
 	test_snapshot_add();
 	test_snapshot_diff();
 	test_snapshot_sort();
