@@ -1664,6 +1664,19 @@ static void test_line_numbers(void)
 		}
 	}
 	ok(good, "tt_line_hex: as 0x%%llx at every length, 0 and ~0 included");
+	/* At the end of a full line: what fits, and never past its end. */
+	memset(&l, 0, sizeof(l));
+	l.len = TT_LINE_MAX - 5;
+	tt_line_hex(&l, 0x123456789aULL);
+	ok(l.len == TT_LINE_MAX && !memcmp(l.buf + TT_LINE_MAX - 5, "0x123", 5),
+	   "tt_line_hex: cut at a full line's end");
+	l.len = TT_LINE_MAX - 3;
+	tt_line_u64(&l, 123456789);
+	ok(l.len == TT_LINE_MAX && !memcmp(l.buf + TT_LINE_MAX - 3, "123", 3),
+	   "tt_line_u64: cut at a full line's end");
+	l.len = TT_LINE_MAX - 2;
+	tt_line_pad(&l, TT_LINE_MAX + 10);
+	ok(l.len == TT_LINE_MAX, "tt_line_pad: stops at a full line's end");
 	tt_line_init(&l);
 	tt_line_seconds(&l, 5000000499ULL);
 	tt_line_char(&l, ' ');
