@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "btfshare.h"
 #include "clock.h"
 #include "mapwalk.h"
 #include "names.h"
@@ -302,6 +303,9 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 			    s->src[TT_EV_FAULT] == TT_SRC_RAW_TP);
 	s->ctrl_reason = probe.ctrl_reason;
 	s->no_tagging = tt_probe_no_tagging(&probe);
+	/* The kernel's BTF, parsed by the probe, for libbpf's load. */
+	tt_btf_hand_over(probe.kernel_btf);
+	probe.kernel_btf = NULL;
 	tt_probe_free(&probe);
 	/* Only top and tags read the counters; the process events keep them right. */
 	s->counts = env->cmd == TT_CMD_TOP || env->cmd == TT_CMD_TAGS;
@@ -310,12 +314,14 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
 		fputs("tagtrace: cannot time switch_mm_irqs_off here (no such function, or -A btf without fentry)\n",
 		      stderr);
+		tt_btf_take_back();
 		return -ENOENT;
 	}
 
 	s->skel = tagtrace_bpf__open_opts(&opts);
 	if (!s->skel) {
 		ret = -errno;
+		tt_btf_take_back();
 		fprintf(stderr, "tagtrace: cannot open the BPF object: %s\n",
 			strerror(errno));
 		return ret;
@@ -371,6 +377,7 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 
 	t1 = tt_now_ns();
 	ret = tagtrace_bpf__load(s->skel);
+	tt_btf_take_back();	/* if the load did not need it */
 	if (ret)
 		return bpf_failed(s, env, "load", ret);
 	t2 = s->attach_ns = tt_now_ns();
