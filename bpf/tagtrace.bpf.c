@@ -457,7 +457,7 @@ static __always_inline struct tt_proc *proc_row(const struct tt_proc_key *key)
 /*
  * Count one event for the current process (top and tags only): false
  * when it has no row (procs full). mode/tag_bits < 0 leave the recorded
- * state alone; tagged adds a tagged fault.
+ * state alone (tag_bits is ctrl's alone); tagged adds a tagged fault.
  *
  * The fast path adds to the process's slot on this CPU: a per-CPU array,
  * no hash lookup, no atomic. A slot held by another process with a row
@@ -519,8 +519,12 @@ static __always_inline bool count(__u32 kind, int mode, int tag_bits,
 	sl->count[kind]++;
 	if (tagged)
 		sl->tagged_faults++;
-	if ((mode >= 0 && sl->mode != mode) ||
-	    (tag_bits >= 0 && sl->tag_bits != tag_bits)) {
+	/*
+	 * A slot's state can be older than the row's (an exec, or a ctrl
+	 * on another CPU, wrote the row): ctrl, which changes it, always
+	 * writes it; the other events only when their mode tells.
+	 */
+	if (tag_bits >= 0 || (mode >= 0 && sl->mode != mode)) {
 		proc_state(&key, mode, tag_bits, NULL);
 		if (mode >= 0)
 			sl->mode = mode;
@@ -537,8 +541,7 @@ row:
 	__sync_fetch_and_add(&p->count[kind], 1);
 	if (tagged)
 		__sync_fetch_and_add(&p->tagged_faults, 1);
-	if ((mode >= 0 && p->mode != mode) ||
-	    (tag_bits >= 0 && p->tag_bits != tag_bits))
+	if (tag_bits >= 0 || (mode >= 0 && p->mode != mode))
 		proc_state(&key, mode, tag_bits, NULL);
 	return true;
 }
