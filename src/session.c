@@ -41,7 +41,7 @@ static bool wants_hist(const struct tt_env *env)
  * question costs a parse of the kernel's BTF: asked only if needed.
  */
 static void choose_sources(struct tt_session *s, const struct tt_env *env,
-			   const struct tt_probe *p, __u32 wanted)
+			   struct tt_probe *p, __u32 wanted)
 {
 	bool raw = env->attach == TT_ATTACH_RAW;
 	bool btf_only = env->attach == TT_ATTACH_BTF;
@@ -58,6 +58,7 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 				s->src[k] = TT_SRC_TP_BTF;
 				continue;
 			}
+			tt_probe_syms(p);
 			if (p->raw_tp[k] && !btf_only) {
 				s->src[k] = TT_SRC_RAW_TP;
 				continue;
@@ -73,6 +74,7 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 				s->src[k] = TT_SRC_FENTRY;
 			break;
 		case TT_EV_FAULT:
+			tt_probe_syms(p);
 			if (p->page_fault_tp && !raw)
 				s->src[k] = TT_SRC_PF_BTF;
 			else if (p->page_fault_raw && !btf_only)
@@ -309,6 +311,8 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 	tt_probe_free(&probe);
 	/* Only top and tags read the counters; the process events keep them right. */
 	s->counts = env->cmd == TT_CMD_TOP || env->cmd == TT_CMD_TAGS;
+	if (times_switches(s))
+		tt_probe_syms(&probe);
 	s->tlbstate = times_switches(s) && probe.tlbstate && !no_tlbstate;
 	/* top --histograms where switches cannot be timed: counters alone. */
 	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
