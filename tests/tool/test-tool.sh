@@ -22,6 +22,7 @@ for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/counts-guest.sh auto 5 200 300 64 20
 done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
+tap_guest --cpu lam -- tests/tool/reexec-guest.sh
 tap_guest --cpu lam -- tests/tool/counts-guest.sh refused 3 100 100 16 5
 for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/tags-guest.sh 20 3 5 16
@@ -62,6 +63,7 @@ for attach in auto raw; do
 		tests/tool/histmodes-guest.sh $attach lam_u57 3 0 200 8 5 arch
 done
 tap_guest --cpu lam --kernel $upstream -- tests/tool/pidreuse-guest.sh --pages
+tap_guest --cpu lam --kernel $upstream -- tests/tool/reexec-guest.sh
 tap_guest --cpu lam --kernel $upstream -- \
 	tests/tool/faultptr-guest.sh 5 3 registers
 # The series meant for mainline (1-4) alone: events without the LASS
