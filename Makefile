@@ -129,7 +129,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
 	$(VMBIN)/untag_paths $(VMBIN)/tagged_fuzz \
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
-	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
+	$(VMBIN)/uaccess_bench $(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/batches $(VMBIN)/hwasan_prog \
 	$(VMBIN)/stackgp \
 	$(VMBIN)/forktags \
@@ -195,9 +195,9 @@ $(patsubst %,$(MTEDIR)/check_%.c,prctl tags_inclusion mmap_options buffer_fill c
 # kernel (make kernel; it has CONFIG_MODULES) in a copy of their sources, as
 # kbuild writes its objects beside them.
 MODSRC := $(wildcard tests/kernel/modules/*)
-MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko \
+MODKO  := $(VMBIN)/modules/ua_rbp.ko $(VMBIN)/modules/ua_rbp_nountag.ko $(VMBIN)/modules/ua_ds.ko \
 	  $(VMBIN)/modules/lam_online.ko $(VMBIN)/modules/nmi_untag.ko \
-	  $(VMBIN)/modules/u48_usemm.ko $(VMBIN)/modules/ua_ss_alt.ko \
+	  $(VMBIN)/modules/u48_usemm.ko \
 	  $(VMBIN)/modules/lam_nolass.ko $(VMBIN)/modules/switch_order.ko
 # switch_order against upstream 6.12 (make kernel-upstream), which publishes
 # loaded_mm before the untag mask: test-hotplug.sh's check fails there.
@@ -377,6 +377,10 @@ $(VMBIN)/tagged_bench: tests/bench/tagged_bench.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
+$(VMBIN)/uaccess_bench: tests/bench/uaccess_bench.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
 # A minimal tp_btf user of the tagged_addr events (libbpf, no skeleton).
 $(VMBIN)/tp_btf_count: tests/kernel/tp_btf_count.c
 	@mkdir -p $(@D)
@@ -515,13 +519,11 @@ demo-cpus: deps kernel qemu
 
 ## bench            benchmarks (tests/bench/): tracepoint cost; tagging with mitigations against
 ##                  upstream; tagtrace vs the floor and bpftrace, each goal PASS, MISS or
-##                  UNRESOLVED (fails unless all pass and every drop count is exact); SS user accesses in Debian's own kernel (~30 min once built,
-##                  a 1 GB download from Debian's archive the first time)
+##                  UNRESOLVED (fails unless all pass and every drop count is exact)
 bench: rig tagtrace kernel kernel-notrace kernel-baseline
 	$(Q)tests/bench/trace-overhead.sh
 	$(Q)tests/bench/lass-bench.sh
 	$(Q)tests/bench/tool-bench.sh
-	$(Q)tests/bench/distro-ss.sh
 
 ## soak             10 minutes of storm under tagtrace top: memory, drops, exit
 soak: rig tagtrace
