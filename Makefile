@@ -1,5 +1,6 @@
 # tagtrace: kernel series, QEMU rig and eBPF tool for x86 pointer tagging.
-# `make help` lists the targets; README says how long each takes.
+# `make help` lists the targets (README.md has the same table); README.md
+# and doc/ say how long each takes.
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -28,8 +29,10 @@ endif
 .PHONY: qemu-arm64 kernel-mainline kernel-distro kernel-arm64 kernel-arm64-upstream record-mte-ctrl rig-arm64 modules-rig modules-upstream guest-builds kernels tagtrace vmlinux.h unit install check-tool demo-cpus soak all help deps kernel kernel-upstream kernel-notrace kernel-debug kernel-baseline series-check series check-debug qemu qemu-series rig check check-rig \
 	check-emulation check-kernel bench demo clean distclean
 
+## all              the default target: the same as `make rig`
 all: rig
 
+## help             this list: every target, one line each (README.md has the same table)
 help:
 	@sed -n 's/^## //p' Makefile
 
@@ -38,7 +41,7 @@ deps:
 	$(Q)t=$$(date +%s); scripts/deps.sh && \
 		scripts/timings.sh record deps $$(($$(date +%s) - t))
 
-## kernel           guest kernel with kernel/series/ (build/linux), ~8 min cold
+## kernel           the guest kernel: linux-source-6.12 with kernel/series/ (build/linux)
 kernel: deps
 	$(Q)$(STEP) kernel "guest kernel: linux-source-6.12 + kernel/series/ on tinyconfig" \
 		"8 min cold, 1 min cached" $(BUILD)/logs/kernel.log -- scripts/kernel.sh tagged
@@ -74,9 +77,11 @@ kernel-debug: deps
 # beside them, where it fills the kernels' single-threaded phases
 # (unpacking, linking, BTF). `make demo` builds only the first kernel and
 # the x86_64 QEMU.
+## guest-builds     what `make check` builds first: `make kernels` beside `make qemu-arm64`
 guest-builds: deps
 	$(Q)$(MAKE) --no-print-directory -j2 kernels qemu-arm64
 
+## kernels          every kernel `make check` boots: series, upstream, mainline, arm64, distro
 kernels: kernel
 	$(Q)$(MAKE) --no-print-directory kernel-upstream
 	$(Q)$(MAKE) --no-print-directory kernel-mainline
@@ -102,7 +107,7 @@ kernel-arm64-upstream: deps
 series-check: kernel kernel-upstream
 	$(Q)scripts/series-check.sh
 
-## series           the series as a git-am-able mbox + cover letter in build/series/ (SIGNOFF="Name <mail>")
+## series           each series as mails + one mbox in build/series/, proved by git am (SIGNOFF="Name <mail>")
 series: kernel-upstream
 	$(Q)SIGNOFF="$(SIGNOFF)" scripts/series.sh
 
@@ -110,12 +115,12 @@ series: kernel-upstream
 check-debug: rig tagtrace kernel-debug
 	$(Q)prove --exec '' --merge --directives -v tests/kernel/debug-suite.sh
 
-## qemu             QEMU 7.2 + tests/vm/qemu/*.patch (LAM/UAI emulation), ~6 min cold
+## qemu             QEMU 7.2 + tests/vm/qemu/*.patch: LAM, UAI and LASS emulation (x86_64)
 qemu: deps
 	$(Q)$(STEP) qemu "QEMU 7.2 from Debian's source + LAM/UAI/LASS emulation" \
 		"6 min cold, 1 min cached" $(BUILD)/logs/qemu.log -- scripts/qemu.sh x86_64
 
-## qemu-arm64       the same source's qemu-system-aarch64, for the arm64 rig (make check)
+## qemu-arm64       the same source's qemu-system-aarch64, for the arm64 rig
 qemu-arm64: qemu
 	$(Q)$(STEP) qemu-arm64 "qemu-system-aarch64 from the same patched source, for the arm64 rig" \
 		"6 min cold, 1 min cached" $(BUILD)/logs/qemu-arm64.log -- scripts/qemu.sh aarch64
@@ -131,7 +136,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
 	$(VMBIN)/uaccess_bench $(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/batches $(VMBIN)/hwasan_prog \
-	$(VMBIN)/stackgp \
+	$(VMBIN)/stackgp $(VMBIN)/gpbits \
 	$(VMBIN)/forktags \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
 	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
@@ -204,6 +209,7 @@ MODKO  := $(VMBIN)/modules/ua_rbp.ko $(VMBIN)/modules/ua_rbp_nountag.ko $(VMBIN)
 UPKO   := $(VMBIN)/modules-upstream/switch_order.ko
 ## modules-upstream the switch_order test module for upstream 6.12
 modules-upstream: $(UPKO)
+## modules-rig      the test modules of tests/kernel/modules/, for the guest kernel
 modules-rig: $(MODKO)
 $(MODKO) &: $(MODSRC) $(KTREE)/Module.symvers
 	$(Q)rm -rf $(VMBIN)/modules && mkdir -p $(VMBIN)/modules && \
@@ -336,6 +342,10 @@ $(VMBIN)/tagalloc: tests/tool/tagalloc.c tests/lib/tagging.h
 $(VMBIN)/tagloop: tests/tool/tagloop.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -pthread -o $@ $<
+
+$(VMBIN)/gpbits: tests/tool/gpbits.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/ptrace_query: tests/tool/ptrace_query.c tests/lib/tagging.h
 	@mkdir -p $(@D)
@@ -494,19 +504,19 @@ check: guest-builds
 check-tool: rig tagtrace modules-rig $(UNIT)/unit_tests
 	$(Q)prove --exec '' --merge --directives -v $(UNIT)/unit_tests tests/tool/test-*.sh
 
-## check-rig        only the rig's own tests
+## check-rig        only the rig's own tests (tests/vm/test-rig.sh)
 check-rig: rig rig-arm64
 	$(Q)prove --exec '' --merge --directives -v tests/vm/test-rig.sh
 
-## check-emulation  only the LAM/UAI emulation tests
+## check-emulation  only tests/vm/test-emulation.sh: LAM, UAI and LASS as the guest sees them
 check-emulation: rig
 	$(Q)prove --exec '' --merge --directives -v tests/vm/test-emulation.sh
 
-## check-kernel     only the kernel ABI tests (tests/kernel/)
+## check-kernel     only the kernel series' tests (tests/kernel/test-*.sh)
 check-kernel: rig rig-arm64 modules-rig
 	$(Q)prove --exec '' --merge --directives -v tests/kernel/test-*.sh
 
-## demo             boot a LAM guest: tagtrace traces a tagging allocator (< 1 min)
+## demo             boot a LAM guest: tagtrace watches a tagging allocator, then HWASan
 demo: deps
 	$(Q)$(MAKE) --no-print-directory -j2 kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig tagtrace
@@ -517,15 +527,13 @@ demo-cpus: deps kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig
 	$(Q)tests/vm/demo.sh
 
-## bench            benchmarks (tests/bench/): tracepoint cost; tagging with mitigations against
-##                  upstream; tagtrace vs the floor and bpftrace, each goal PASS, MISS or
-##                  UNRESOLVED (fails unless all pass and every drop count is exact)
+## bench            benchmarks: tracepoint cost, tagging vs upstream, tagtrace vs bpftrace
 bench: rig tagtrace kernel kernel-notrace kernel-baseline
 	$(Q)tests/bench/trace-overhead.sh
 	$(Q)tests/bench/lass-bench.sh
 	$(Q)tests/bench/tool-bench.sh
 
-## soak             10 minutes of storm under tagtrace top: memory, drops, exit
+## soak             10 minutes of storms under tagtrace top and trace: memory, drops, exit
 soak: rig tagtrace
 	$(Q)tests/bench/soak.sh
 

@@ -5,7 +5,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$top/build
 . "$top/scripts/versions.sh"
 
-# ccache lives outside the clone so CI and later sessions reuse it; paths
+# ccache lives outside the clone so CI and later runs reuse it; paths
 # under build/ are hashed relative to it so another clone still hits.
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/tagtrace/ccache}
 export CCACHE_BASEDIR=$build

@@ -175,7 +175,7 @@ int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 					       "untag_mask");
 	cpuinfo = fopen("/proc/cpuinfo", "r");
 	if (cpuinfo) {
-		tt_cpu_flags(cpuinfo, &p->cpu_lam, &p->cpu_uai);
+		tt_cpu_flags(cpuinfo, &p->cpu_lam, &p->cpu_uai, &p->la57);
 		fclose(cpuinfo);
 	} else {
 		p->cpu_lam = p->cpu_uai = true;	/* not known: not said */

@@ -40,6 +40,11 @@ struct tt_probe {
 	 * untag_mask only with CONFIG_ADDRESS_MASKING).
 	 */
 	bool cpu_lam, cpu_uai;
+	/*
+	 * 5-level paging: the kernel lists la57 only while it uses it, so
+	 * user addresses have 56 bits, not 47.
+	 */
+	bool la57;
 	bool address_masking;
 	/* The kernel's own BTF as parsed for these answers; NULL with --btf. */
 	struct btf *kernel_btf;
@@ -64,7 +69,7 @@ void tt_probe_free(struct tt_probe *p);
 enum tt_no_tagging tt_probe_no_tagging(const struct tt_probe *p);
 
 /* The flags line of /proc/cpuinfo in f: has it lam, uai? */
-void tt_cpu_flags(FILE *f, bool *lam, bool *uai);
+void tt_cpu_flags(FILE *f, bool *lam, bool *uai, bool *la57);
 
 /* Has btf's typedef or struct type a member named member? */
 bool tt_btf_has_member(const struct btf *btf, const char *type,

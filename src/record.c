@@ -35,6 +35,28 @@ static const char *caller_name(const struct tt_fmt *fmt, __u64 addr,
 			      NULL;
 }
 
+/* Bits hi..lo, as the kernel's GENMASK_ULL(). */
+#define BITS(hi, lo)	((~0ULL >> (63 - (hi))) & ~((1ULL << (lo)) - 1))
+
+__u64 tt_gp_outside(const struct tt_record *r, bool la57)
+{
+	__u64 ignored = 0;
+
+	switch (r->gp.mode) {
+	case TT_MODE_LAM_U57:
+		ignored = BITS(62, 57);
+		break;
+	case TT_MODE_UAI:
+		if (r->gp.trap != 12)
+			ignored = BITS(62, 57);
+		break;
+	case TT_MODE_LAM_U48:
+		ignored = BITS(62, 48);
+		break;
+	}
+	return r->gp.address & ~ignored & BITS(63, la57 ? 56 : 47);
+}
+
 void tt_record_header(FILE *out)
 {
 	fprintf(out, "%-11s %-3s %-7s %-7s %-15s %-6s %s\n", "TIME(s)", "CPU",
@@ -133,6 +155,7 @@ static void text_details(struct tt_line *l, const struct tt_record *r,
 		put_hex(l, " ip=", r->gp.ip);
 		put_str(l, " ", tt_mode_name(r->gp.mode));
 		put_str(l, " trap=", tt_trap_name(r->gp.trap));
+		put_hex(l, " outside=", tt_gp_outside(r, fmt->la57));
 		break;
 	}
 }
@@ -335,6 +358,7 @@ static void json_fields(struct tt_line *j, const struct tt_record *r,
 		J_HEX(j, "address", r->gp.address);
 		J_NAME(j, "mode", tt_mode_name(r->gp.mode));
 		J_NAME(j, "trap", tt_trap_name(r->gp.trap));
+		J_HEX(j, "outside", tt_gp_outside(r, fmt->la57));
 		break;
 	}
 }

@@ -30,6 +30,8 @@ struct tt_fmt {
 	 * reason of a refused enable whose event has none (the fallbacks).
 	 */
 	int no_tagging;
+	/* 5-level paging: user addresses have 56 bits (tt_gp_outside()). */
+	bool la57;
 	/* User frames to function+offset (usym.c), when set. */
 	bool (*locate)(void *ctx, __u32 pid, const struct tt_frame *f,
 		       struct tt_uloc *loc);
@@ -52,6 +54,14 @@ struct tt_where {
 const struct tt_record *tt_record_decode(const void *data, size_t size,
 					 struct tt_where *w);
 void tt_record_header(FILE *out);
+/*
+ * The bits that made a #GP's or #SS's operand non-canonical for its
+ * process: those above the user address width (47 bits, 56 with la57)
+ * that the process's mode does not ignore. LAM_U57 and UAI ignore 62:57,
+ * LAM_U48 62:48, and UAI nothing in an SS reference (trap 12). 0 when
+ * the operand was canonical under the mode.
+ */
+__u64 tt_gp_outside(const struct tt_record *r, bool la57);
 /* w: the record's frames, or NULL. */
 void tt_record_text(FILE *out, const struct tt_record *r,
 		    const struct tt_where *w, const struct tt_fmt *fmt);

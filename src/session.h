@@ -25,6 +25,7 @@ struct tt_session {
 	bool fault_pointer;		/* the fault event's pointer field */
 	bool ctrl_reason;		/* the ctrl event's reason field */
 	enum tt_no_tagging no_tagging;	/* why no process can tag here */
+	bool la57;			/* 5-level paging: 56-bit user */
 	__u32 wanted;			/* 1 << kind: the command's events */
 	__u32 wakeup_records;		/* unread records that wake trace */
 	/* Kprobe links' misses by event kind, read when they are detached. */

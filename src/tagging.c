@@ -8,11 +8,11 @@
 #include <string.h>
 #include "probe.h"
 
-void tt_cpu_flags(FILE *f, bool *lam, bool *uai)
+void tt_cpu_flags(FILE *f, bool *lam, bool *uai, bool *la57)
 {
 	char line[4096], *tok, *save;
 
-	*lam = *uai = false;
+	*lam = *uai = *la57 = false;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "flags", 5))
 			continue;
@@ -21,6 +21,7 @@ void tt_cpu_flags(FILE *f, bool *lam, bool *uai)
 		     tok = strtok_r(NULL, " \t\n", &save)) {
 			*lam |= !strcmp(tok, "lam");
 			*uai |= !strcmp(tok, "uai");
+			*la57 |= !strcmp(tok, "la57");
 		}
 		return;		/* one CPU's flags: the kernel shows the same */
 	}

@@ -177,6 +177,7 @@ int tt_trace_run(struct tt_session *s, const struct tt_env *env,
 	t.fmt.start_ns = s->attach_ns;
 	t.fmt.fault_tags_guessed = !s->fault_pointer;
 	t.fmt.no_tagging = s->no_tagging;
+	t.fmt.la57 = s->la57;
 	if (env->duration)
 		tt_stop_set_deadline(stop, s->attach_ns +
 					   (__u64)(env->duration * 1e9));

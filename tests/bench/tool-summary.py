@@ -23,7 +23,7 @@ import tempfile
 # a figure that did not move in three tries, not one that cannot, and
 # would let any positive denominator count as clear of it. The floor is
 # judgement, not derived: (a) moved by 4.4% (65 of 1470) over the rounds of
-# the README's run, the kernel benches' means by 0.5-1% from boot to boot;
+# the run in doc/benchmarks.md, the kernel benches' means by 0.5-1% from boot to boot;
 # 1% of (a) is below what was seen and far above nothing.
 NOISE_FLOOR = 0.01
 

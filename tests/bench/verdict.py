@@ -133,7 +133,7 @@ def self_test():
     check(v == "PASS" and " PASS " in line, "b/a 1.004 in [1.000, 1.008], goal 1.01: PASS")
     line, v = verdict("miss", 1.002, a, [1020, 1021, 1022, 1023, 1024])
     check(v == "MISS" and " MISS " in line, "b/a 1.020 in [1.016, 1.024], goal 1.002: MISS")
-    # README's lass-bench ping-pong mean: 1.0005 [0.9966, 1.0052], goal 1.002.
+    # doc/benchmarks.md's lass-bench ping-pong mean: 1.0005 [0.9966, 1.0052], goal 1.002.
     pa = [9480, 9485, 9491, 9500, 9515]
     pb = [9483, 9490, 9496, 9510, 9530]
     line, v = verdict("straddle", 1.002, pa, pb)

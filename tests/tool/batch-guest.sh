@@ -1,5 +1,5 @@
 #!/bin/sh
-# batch-guest.sh: when `tagtrace trace` prints what BPF queued (README:
+# batch-guest.sh: when `tagtrace trace` prints what BPF queued (tagtrace(8):
 # a record into an empty buffer wakes trace at once, at most once a
 # millisecond; the others when 64 are queued; none waits more than 0.1 s).
 # Needs --smp 2, and --icount: guest time counts instructions, so that a

@@ -37,7 +37,7 @@ POLL = 100_000_000			# src/trace.c's POLL_NS
 RATE = 1_000_000			# targ_wakeup_ns, src/session.c
 # Under --icount (guest time counts instructions: a loaded host cannot
 # stall it) trace printed a woken record within 1.7 ms and woke on its
-# timer 100.1-100.2 ms apart, in five runs (README): AT_ONCE is a tenth of
+# timer 100.1-100.2 ms apart, in five runs: AT_ONCE is a tenth of
 # the poll, SLACK as much again.
 AT_ONCE = 10_000_000
 SLACK = 10_000_000

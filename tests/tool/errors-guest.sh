@@ -4,7 +4,7 @@
 . tests/tool/lib-guest.sh
 
 # expect STATUS PATTERN DESCRIPTION CMD...: CMD exits STATUS, and its
-# stderr is one line (README: "Errors are one line") with PATTERN.
+# stderr is one line (tagtrace(8), EXIT STATUS) with PATTERN.
 expect()
 {
 	want=$1 pat=$2 desc=$3

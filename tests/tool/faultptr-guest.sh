@@ -15,7 +15,7 @@
 
 tracefs_start
 # trace first: at a page fault only the first BPF program to look a VMA up
-# can (README, "Where a misuse happened"), and programs run in the order
+# can (tagtrace(8), LOCATIONS), and programs run in the order
 # they were attached, so trace places each fault and tags says it could
 # not.
 $TT trace --json -e fault > $d/trace.json 2> $d/trace.err &

@@ -3,7 +3,8 @@
 # LAM and UAI, with tp_btf and raw_tp programs (and raw_tp as the retry
 # when the kernel refuses tp_btf), the pointer a fault is
 # tagged by (the fault event's field; registers on upstream) and where
-# (function and user stack, against bpftrace's ustack), LAM_U48's
+# (function and user stack, against bpftrace's ustack), which #GPs are
+# reported and the bits that made them (gpbits), LAM_U48's
 # 15-bit tags, a ring buffer storm, stopping on time under an unpaced one,
 # when trace is woken to print what BPF queued, and by two CPUs at once,
 # its errors, its export read by
@@ -30,6 +31,12 @@ for cpu in lam uai; do
 done
 tap_guest --cpu lam -- tests/tool/u48-guest.sh
 tap_guest --cpu lam --timeout 900 -- tests/tool/stack-guest.sh 3
+# Which #GPs are reported, and the bits outside the field: LAM on 4- and
+# 5-level paging, UAI, and the series meant for mainline.
+tap_guest --cpu lam -- tests/tool/gpbits-guest.sh lam
+tap_guest --cpu lam --la57 -- tests/tool/gpbits-guest.sh la57
+tap_guest $(offer uai) -- tests/tool/gpbits-guest.sh uai
+tap_guest --cpu lam --kernel $mainline -- tests/tool/gpbits-guest.sh lam
 for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done

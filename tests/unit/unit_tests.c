@@ -1132,6 +1132,48 @@ static void check_text(const struct tt_record *r, const struct tt_fmt *fmt,
 	mem_free(&m);
 }
 
+/* Which bits made a #GP's operand non-canonical, by mode and paging. */
+static void test_gp_outside(void)
+{
+	static const struct {
+		int mode, trap;
+		bool la57;
+		__u64 address, want;
+		const char *what;
+	} c[] = {
+		{ TT_MODE_LAM_U57, 13, false, 0x0100000000401000ULL,
+		  0x0100000000000000ULL, "LAM_U57: bit 56, next to the field" },
+		{ TT_MODE_LAM_U57, 13, false, 0x7e00000000401000ULL, 0,
+		  "LAM_U57: a tag in 62:57 only is canonical" },
+		{ TT_MODE_LAM_U57, 13, false, 0xfe00000000401000ULL,
+		  0x8000000000000000ULL, "LAM_U57: bit 63 is never a tag" },
+		{ TT_MODE_LAM_U57, 13, false, 0x0080000000401000ULL,
+		  0x0080000000000000ULL, "LAM_U57, 4-level: bit 55" },
+		{ TT_MODE_LAM_U57, 13, true, 0x0080000000401000ULL, 0,
+		  "LAM_U57, 5-level: bit 55 is an address bit" },
+		{ TT_MODE_LAM_U57, 13, true, 0x0100000000401000ULL,
+		  0x0100000000000000ULL, "LAM_U57, 5-level: bit 56" },
+		{ TT_MODE_LAM_U48, 13, false, 0x7fff800000401000ULL,
+		  0x0000800000000000ULL, "LAM_U48: 62:48 ignored, bit 47 not" },
+		{ TT_MODE_UAI, 13, false, 0x3e00000000401000ULL, 0,
+		  "UAI through DS: the field is ignored" },
+		{ TT_MODE_UAI, 12, false, 0x3e00000000401000ULL,
+		  0x3e00000000000000ULL, "UAI through SS: nothing is ignored" },
+		{ TT_MODE_NONE, 13, false, 0x3e00000000401000ULL,
+		  0x3e00000000000000ULL, "no tagging: the tag itself" },
+	};
+	struct tt_record r = rec_gp();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		r.gp.mode = c[i].mode;
+		r.gp.trap = c[i].trap;
+		r.gp.address = c[i].address;
+		is_uint(tt_gp_outside(&r, c[i].la57), c[i].want,
+		       "tt_gp_outside: %s", c[i].what);
+	}
+}
+
 static void test_record_decode(void)
 {
 	struct tt_record r = rec_ctrl();
@@ -1403,13 +1445,13 @@ static void test_record_frames(void)
 	tt_record_decode(&rec_f, sizeof(rec_f), &w);
 	tt_record_text(mem_open(&m), &rec_f.r, &w, &fmt);
 	t = mem_text(&m);
-	if (!ok(strstr(t, " trap=gp at bad_deref+0x1a (app) <- 0x7f0000001000 (app+0x2000) <- 0x1000\n"),
+	if (!ok(strstr(t, " trap=gp outside=0x8000000000000000 at bad_deref+0x1a (app) <- 0x7f0000001000 (app+0x2000) <- 0x1000\n"),
 		"tt_record_text: function, then callers, by file"))
 		tap_quote("got:", t);
 	mem_free(&m);
 	tt_record_json(mem_open(&m), &rec_f.r, &w, &fmt);
 	t = mem_text(&m);
-	if (!ok(strstr(t, ",\"trap\":\"gp\",\"where\":{\"ip\":\"0x401234\",\"file\":\"/usr/bin/app\",\"build_id\":\"00ff\",\"file_offset\":\"0x1234\",\"sym\":\"bad_deref\",\"sym_offset\":26},\"stack\":[{\"ip\":\"0x401234\",") &&
+	if (!ok(strstr(t, ",\"trap\":\"gp\",\"outside\":\"0x8000000000000000\",\"where\":{\"ip\":\"0x401234\",\"file\":\"/usr/bin/app\",\"build_id\":\"00ff\",\"file_offset\":\"0x1234\",\"sym\":\"bad_deref\",\"sym_offset\":26},\"stack\":[{\"ip\":\"0x401234\",") &&
 		strstr(t, "{\"ip\":\"0x7f0000001000\",\"file\":\"/usr/bin/app\",\"file_offset\":\"0x2000\",\"no_sym\":\"no symbols\"},{\"ip\":\"0x1000\"}]}\n"),
 		"tt_record_json: where, and the stack"))
 		tap_quote("got:", t);
@@ -1571,7 +1613,7 @@ static void test_record_json(struct ksyms *ks)
 		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
 		   "\"comm\":\"app\",\"event\":\"gp\","
 		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
-		   "\"mode\":\"none\",\"trap\":\"gp\"}\n",
+		   "\"mode\":\"none\",\"trap\":\"gp\",\"outside\":\"0x8000000000000000\"}\n",
 		   "gp");
 
 	r = rec_gp();
@@ -1581,7 +1623,7 @@ static void test_record_json(struct ksyms *ks)
 		   "{\"ts_ns\":2500000000,\"cpu\":2,\"pid\":100,\"tid\":101,"
 		   "\"comm\":\"my \\\"app\\\"\\\\\",\"event\":\"gp\","
 		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
-		   "\"mode\":\"none\",\"trap\":\"gp\"}\n",
+		   "\"mode\":\"none\",\"trap\":\"gp\",\"outside\":\"0x8000000000000000\"}\n",
 		   "comm with quotes and a backslash escaped");
 
 	/* The bytes after comm are the union's: interface = 1 here. */
@@ -1606,7 +1648,7 @@ static void test_record_json(struct ksyms *ks)
 		   "\"pid\":4294967295,\"tid\":0,"
 		   "\"comm\":\"app\",\"event\":\"gp\","
 		   "\"ip\":\"0x401234\",\"address\":\"0x8000000000401000\","
-		   "\"mode\":\"none\",\"trap\":\"gp\"}\n",
+		   "\"mode\":\"none\",\"trap\":\"gp\",\"outside\":\"0x8000000000000000\"}\n",
 		   "header fields at their maximum, unsigned");
 }
 
@@ -1695,30 +1737,30 @@ static void test_record_text(struct ksyms *ks)
 	r = rec_gp();
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             gp     "
-		   "0x8000000000401000 ip=0x401234 none trap=gp\n",
+		   "0x8000000000401000 ip=0x401234 none trap=gp outside=0x8000000000000000\n",
 		   "gp");
 	r.gp.trap = 12;
 	r.gp.mode = TT_MODE_UAI;
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             gp     "
-		   "0x8000000000401000 ip=0x401234 uai trap=ss\n",
+		   "0x8000000000401000 ip=0x401234 uai trap=ss outside=0x8000000000000000\n",
 		   "gp from a stack-segment access: trap=ss");
 	r.gp.trap = 14;
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             gp     "
-		   "0x8000000000401000 ip=0x401234 uai trap=unknown\n",
+		   "0x8000000000401000 ip=0x401234 uai trap=unknown outside=0x8000000000000000\n",
 		   "gp with a trap number it does not know: unknown");
 	r.gp.trap = -1;
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     app             gp     "
-		   "0x8000000000401000 ip=0x401234 uai trap=unknown\n",
+		   "0x8000000000401000 ip=0x401234 uai trap=unknown outside=0x8000000000000000\n",
 		   "gp with a negative trap number: unknown");
 	r = rec_gp();
 	memcpy(r.comm, "abcdefghijklmnop", TT_COMM_LEN);
 	r.gp.ip = 0x7fffffffffffULL;	/* the union's first byte non-NUL */
 	check_text(&r, &plain,
 		   "1.500000    2   100     101     abcdefghijklmnop gp     "
-		   "0x8000000000401000 ip=0x7fffffffffff none trap=gp\n",
+		   "0x8000000000401000 ip=0x7fffffffffff none trap=gp outside=0x8000000000000000\n",
 		   "comm of 16 bytes without NUL: 16 characters, no more");
 
 	/* The columns line up with the header's. */
@@ -1743,6 +1785,7 @@ static void test_record(void)
 	if (!ks)
 		tap_diag("no ksyms: the symbolized record tests are skipped");
 	test_record_decode();
+	test_gp_outside();
 	test_record_json(ks);
 	test_record_text(ks);
 	ksyms_free(ks);
@@ -3394,7 +3437,7 @@ static void test_no_tagging(void)
 	struct tt_probe p = { 0 };
 	struct tt_fmt fmt = { 0 };
 	struct tt_record r = rec_ctrl();
-	bool lam, uai;
+	bool lam, uai, la57;
 	struct mem m;
 	const char *t;
 	FILE *f;
@@ -3423,13 +3466,14 @@ static void test_no_tagging(void)
 
 	f = fmemopen((char *)"processor\t: 0\nflags\t\t: fpu lam_x la57 uai\nflags\t\t: lam\n",
 		     64, "r");
-	tt_cpu_flags(f, &lam, &uai);
+	tt_cpu_flags(f, &lam, &uai, &la57);
 	fclose(f);
-	ok(!lam && uai, "tt_cpu_flags: whole words of the first flags line");
+	ok(!lam && uai && la57,
+	   "tt_cpu_flags: whole words of the first flags line");
 	f = fmemopen((char *)"flags\t\t: fpu lam\n", 17, "r");
-	tt_cpu_flags(f, &lam, &uai);
+	tt_cpu_flags(f, &lam, &uai, &la57);
 	fclose(f);
-	ok(lam && !uai, "tt_cpu_flags: lam, the line's last word");
+	ok(lam && !uai && !la57, "tt_cpu_flags: lam, the line's last word");
 
 	p.cpu_lam = true;
 	ok(tt_probe_no_tagging(&p) == TT_NO_TAGGING_KERNEL,

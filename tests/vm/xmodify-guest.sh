@@ -14,7 +14,7 @@
 # a translation of bytes text_poke_bp() has since replaced runs an INT3
 # nobody claims, and the rig reports the guest's "Oops: int3" (exit 250).
 # QEMU 7.2 without tests/vm/qemu/0014 ("close the window in which a
-# translation outlives a code store") did so in most runs: see the README.
+# translation outlives a code store") did so in most runs: see doc/emulation.md.
 # Prints TAP: every write to sched/features and to the event's enable
 # succeeded, every round made all of its writes (the count the loop's
 # structure dictates), the storms fired untag events while it was on, each
