@@ -139,7 +139,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/stackgp $(VMBIN)/gpbits \
 	$(VMBIN)/forktags \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
-	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
+	$(VMBIN)/ua_write $(VMBIN)/sigfp_tagged $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
 	$(VMBIN)/lam_online $(VMBIN)/s3_tagged $(VMBIN)/u48 $(VMBIN)/pmlen \
 	$(VMBIN)/codepage $(VMBIN)/switch_order
@@ -291,6 +291,10 @@ $(VMBIN)/switch_order: tests/kernel/switch_order.c tests/lib/tagging.h tests/lib
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/ua_write: tests/kernel/ua_write.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/sigfp_tagged: tests/kernel/sigfp_tagged.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

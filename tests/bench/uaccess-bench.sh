@@ -3,7 +3,7 @@
 # unsafe_get_user(), unsafe_put_user(), the futex operations and the
 # legacy FPU frame go through the untagged pointer; NOPs elsewhere):
 #   a  a kernel without it: UACCESS_BENCH_A, a bzImage (required)
-#   b  the series as built (make kernel)
+#   b  the series as built (make kernel), or UACCESS_BENCH_B
 # with tests/bench/uaccess_bench (the signal frame, getdents64,
 # FUTEX_WAKE_OP, fstatat, uname as the control) on --cpu none and on
 # --cpu uai with mitigations=off (tagging offered), in untagged processes
@@ -17,7 +17,7 @@ cd "$top" || exit 1
 . tests/lib/offer.sh
 rig="tests/vm/run --icount"
 a=${UACCESS_BENCH_A:?"set UACCESS_BENCH_A to the bzImage to compare with"}
-b=build/linux/arch/x86/boot/bzImage
+b=${UACCESS_BENCH_B:-build/linux/arch/x86/boot/bzImage}
 bench=build/vm/uaccess_bench
 args="5000 3"
 boots=${UACCESS_BENCH_BOOTS:-5}

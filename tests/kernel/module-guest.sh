@@ -4,10 +4,11 @@
 # TAP.
 #
 #   module-guest.sh uai   UAI is offered: ua_rbp reads a tagged pointer
-#                         through %rbp; ua_rbp_nountag, whose copy of
-#                         unsafe_get_user() does not untag, gets a kernel
-#                         #SS there: EFAULT, a gp event each time, and the
-#                         log names the access once
+#                         (its accessors untag it; one of its reads is
+#                         through %rbp); ua_rbp_nountag, whose accessors
+#                         do not untag, gets a kernel #SS at its %rbp
+#                         read: EFAULT, a gp event each time, and the log
+#                         names the access once
 #   module-guest.sh lam   LAM is offered: both read a tagged pointer
 #   module-guest.sh off   tagging is not offered: untagged pointers only
 #
@@ -59,7 +60,7 @@ chk $? "ua_rbp_nountag: an int written through an untagged pointer arrives" "$ou
 case $mode in
 uai)
 	out=$(write ua_rbp 42 0x2a)
-	chk $? "ua_rbp: through a tagged pointer (its %rbp read goes through the untagged pointer)" "$out"
+	chk $? "ua_rbp: through a tagged pointer (its reads, one through %rbp, take the untagged pointer)" "$out"
 	G=$T/events/tagged_addr/tagged_addr_gp
 	dmesg -C
 	echo > $T/trace
