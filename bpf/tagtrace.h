@@ -81,6 +81,8 @@ enum tt_no_tagging {
 	TT_TAGGING_POSSIBLE,
 	TT_NO_TAGGING_CPU,	/* neither LAM nor UAI in the CPU */
 	TT_NO_TAGGING_KERNEL,	/* a kernel without ADDRESS_MASKING */
+	TT_NO_TAGGING_SYSCTL,	/* abi.tagged_addr_disabled is set */
+	TT_NO_TAGGING_POLICY,	/* the kernel refuses this CPU's backend */
 	TT_NO_TAGGING_MAX,
 };
 

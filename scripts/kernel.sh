@@ -120,14 +120,12 @@ arm64|arm64-upstream)
 	frags=("$top"/kernel/config/arm64/*.config) ;;
 esac
 cfgsum=$(sum_files "${frags[@]}")
-if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
-   [ ! -f "$tree/.config" ]; then
-	make -C "$tree" -s "${arch[@]}" tinyconfig
-	(cd "$tree" && env "${arch[@]}" ./scripts/kconfig/merge_config.sh \
-		-m .config "${frags[@]}" > /dev/null)
-	make -C "$tree" -s "${arch[@]}" olddefconfig
-	# Every option asked for must have survived olddefconfig.
-	bad=0
+# config_holds: every option the fragments ask for is in .config as asked
+# (the last fragment to set one wins); each one that is not is named.
+config_holds()
+{
+	local line opt val bad=0
+
 	while IFS= read -r line; do
 		opt=${line%%=*} val=${line#*=}
 		if [ "$val" = n ]; then
@@ -139,7 +137,19 @@ if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
 		bad=1
 	done < <(grep -h '^CONFIG_' "${frags[@]}" |
 		 awk -F= '{ last[$1] = $0 } END { for (o in last) print last[o] }')
-	[ $bad -eq 0 ] || exit 1
+	return $bad
+}
+# Regenerated when a fragment changed, and when .config lost an option it
+# asked for: a make run by hand at an earlier patch of the series, whose
+# Kconfig refused the option, rewrites .config through syncconfig.
+if [ "$(cat "$tree/.tagtrace-config" 2>/dev/null)" != "$cfgsum" ] ||
+   [ ! -f "$tree/.config" ] || ! config_holds 2> /dev/null; then
+	make -C "$tree" -s "${arch[@]}" tinyconfig
+	(cd "$tree" && env "${arch[@]}" ./scripts/kconfig/merge_config.sh \
+		-m .config "${frags[@]}" > /dev/null)
+	make -C "$tree" -s "${arch[@]}" olddefconfig
+	# Every option asked for must have survived olddefconfig.
+	config_holds || exit 1
 	echo "$cfgsum" > "$tree/.tagtrace-config"
 fi
 

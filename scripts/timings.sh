@@ -3,7 +3,8 @@
 # and `make check` prints them all at its end.
 #
 #   scripts/timings.sh record NAME SECONDS   (scripts/step.sh calls this)
-#   scripts/timings.sh report                the steps of this make run
+#   scripts/timings.sh report                the steps of this make run, and
+#                                            its guest boots (tests/vm/run)
 #
 # A make run is TT_RUN (set once by the Makefile, inherited by sub-makes).
 set -euo pipefail
@@ -37,7 +38,30 @@ report)
 			if (wall >= 0)
 				printf "  %-22s %4dm%02ds\n",
 				       "wall, whole run", wall / 60, wall % 60
-		}' "$log" ;;
+		}' "$log"
+	# The guest boots of this run (tests/vm/run writes one line each).
+	boots=$(dirname "$log")/boots.tsv
+	[ -f "$boots" ] || exit 0
+	awk -F'\t' -v run="$run" '
+		$1 == run {
+			n++
+			total += $2
+			k = $5
+			sub(/\/arch\/.*$/, "", k)
+			sub(/^.*build\//, "", k)
+			key = k " " $4
+			secs[key] += $2
+			cnt[key]++
+		}
+		END {
+			if (!n)
+				exit
+			printf "guest boots: %d, %dm%02ds in guests (boot and command)\n",
+			       n, total / 60, total % 60
+			for (key in secs)
+				printf "  %-32s %4d boots %6ds\n", key, cnt[key],
+				       secs[key] | "sort -k5,5nr"
+		}' "$boots" ;;
 *)
 	echo "usage: timings.sh record NAME SECONDS | report" >&2
 	exit 2 ;;

@@ -21,8 +21,6 @@
 #include "session.h"
 #include "tagtrace.skel.h"
 
-#define ARCH_GET_MAX_TAG_BITS	0x4003
-
 static sigjmp_buf gp_back;
 
 static void on_gp(int sig)

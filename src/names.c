@@ -126,11 +126,15 @@ const char *tt_reason_text(int reason)
 static const char *const no_tagging_names[] = {
 	[TT_NO_TAGGING_CPU]	= "cpu_without_lam_or_uai",
 	[TT_NO_TAGGING_KERNEL]	= "kernel_without_address_masking",
+	[TT_NO_TAGGING_SYSCTL]	= "sysctl",
+	[TT_NO_TAGGING_POLICY]	= "kernel_policy",
 };
 
 static const char *const no_tagging_texts[] = {
 	[TT_NO_TAGGING_CPU]	= "the kernel lists neither LAM nor UAI for this CPU (/proc/cpuinfo)",
 	[TT_NO_TAGGING_KERNEL]	= "the kernel was built without CONFIG_ADDRESS_MASKING (its BTF has no mm_context_t.untag_mask)",
+	[TT_NO_TAGGING_SYSCTL]	= "abi.tagged_addr_disabled is set (ARCH_GET_MAX_TAG_BITS says 0 bits)",
+	[TT_NO_TAGGING_POLICY]	= "the kernel refuses it on this CPU (ARCH_GET_MAX_TAG_BITS says 0 bits): with mitigations on it offers LAM only with LASS and UAI not at all, and UAI never without SMAP",
 };
 
 const char *tt_no_tagging_name(int why)

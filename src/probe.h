@@ -67,6 +67,17 @@ void tt_probe_free(struct tt_probe *p);
  * CPU.
  */
 enum tt_no_tagging tt_probe_no_tagging(const struct tt_probe *p);
+/*
+ * Where the kernel and the CPU can tag: whether the running kernel still
+ * refuses every enable (ARCH_GET_MAX_TAG_BITS says 0 bits), and why, as
+ * far as tagtrace can tell: abi.tagged_addr_disabled, or its policy.
+ * Ask it before attaching: the query is a ctrl event of its own.
+ */
+enum tt_no_tagging tt_kernel_refusal(void);
+
+#ifndef ARCH_GET_MAX_TAG_BITS
+#define ARCH_GET_MAX_TAG_BITS	0x4003
+#endif
 
 /* The flags line of /proc/cpuinfo in f: has it lam, uai? */
 void tt_cpu_flags(FILE *f, bool *lam, bool *uai, bool *la57);

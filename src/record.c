@@ -40,6 +40,7 @@ static const char *caller_name(const struct tt_fmt *fmt, __u64 addr,
 
 __u64 tt_gp_outside(const struct tt_record *r, bool la57)
 {
+	int top = la57 ? 56 : 47;	/* the lowest bit above the address */
 	__u64 ignored = 0;
 
 	switch (r->gp.mode) {
@@ -52,9 +53,10 @@ __u64 tt_gp_outside(const struct tt_record *r, bool la57)
 		break;
 	case TT_MODE_LAM_U48:
 		ignored = BITS(62, 48);
+		top = 47;	/* bit 47 must equal bit 63, at any paging depth */
 		break;
 	}
-	return r->gp.address & ~ignored & BITS(63, la57 ? 56 : 47);
+	return r->gp.address & ~ignored & BITS(63, top);
 }
 
 void tt_record_header(FILE *out)

@@ -55,11 +55,12 @@ const struct tt_record *tt_record_decode(const void *data, size_t size,
 					 struct tt_where *w);
 void tt_record_header(FILE *out);
 /*
- * The bits that made a #GP's or #SS's operand non-canonical for its
- * process: those above the user address width (47 bits, 56 with la57)
- * that the process's mode does not ignore. LAM_U57 and UAI ignore 62:57,
- * LAM_U48 62:48, and UAI nothing in an SS reference (trap 12). 0 when
- * the operand was canonical under the mode.
+ * The bits of a #GP's or #SS's operand set outside its process's tag
+ * field, above the user address width: from bit 47 up (bit 56 up with
+ * la57; bit 47 up for LAM_U48 at any depth), less the bits the mode
+ * ignores. LAM_U57 and UAI ignore 62:57, LAM_U48 62:48, and UAI nothing
+ * in an SS reference (trap 12). 0 when every bit set there is in the
+ * field: a tagged branch target, which no mode masks.
  */
 __u64 tt_gp_outside(const struct tt_record *r, bool la57);
 /* w: the record's frames, or NULL. */

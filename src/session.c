@@ -302,6 +302,8 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 			    s->src[TT_EV_FAULT] == TT_SRC_RAW_TP);
 	s->ctrl_reason = probe.ctrl_reason;
 	s->no_tagging = tt_probe_no_tagging(&probe);
+	if (s->no_tagging == TT_TAGGING_POSSIBLE)
+		s->no_tagging = tt_kernel_refusal();
 	s->la57 = probe.la57;
 	tt_probe_free(&probe);
 	/* Only top and tags read the counters; the process events keep them right. */

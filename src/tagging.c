@@ -6,6 +6,8 @@
  * whose event has none.
  */
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include "probe.h"
 
 void tt_cpu_flags(FILE *f, bool *lam, bool *uai, bool *la57)
@@ -41,3 +43,20 @@ enum tt_no_tagging tt_probe_no_tagging(const struct tt_probe *p)
 	return TT_TAGGING_POSSIBLE;
 }
 
+
+enum tt_no_tagging tt_kernel_refusal(void)
+{
+	unsigned long bits = 1;
+	int c = EOF;
+	FILE *f;
+
+	/* EINVAL: a kernel without the option, which BTF already said. */
+	if (syscall(SYS_arch_prctl, ARCH_GET_MAX_TAG_BITS, &bits) || bits)
+		return TT_TAGGING_POSSIBLE;
+	f = fopen("/proc/sys/abi/tagged_addr_disabled", "r");
+	if (f) {
+		c = fgetc(f);
+		fclose(f);
+	}
+	return c == '1' ? TT_NO_TAGGING_SYSCTL : TT_NO_TAGGING_POLICY;
+}

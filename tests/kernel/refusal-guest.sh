@@ -72,6 +72,21 @@ echo 0 > $E/tagged_addr_ctrl/enable
 stop $tp $jp
 ok_if "tagtrace exits 0 when stopped" test $? -eq 0
 
+# Its start says once why no process can get tagging here, or nothing.
+case $reason in
+sysctl) why="abi.tagged_addr_disabled is set" ;;
+no_backend) why="the kernel lists neither LAM nor UAI" ;;
+none) why= ;;
+*) why="the kernel refuses it on this CPU" ;;
+esac
+if [ -n "$why" ]; then
+	ok_if "tagtrace's start says why no process can get tagging: $why" \
+		grep -q "^tagtrace: no process can get tagging here: $why" $d/trace.err
+else
+	ok_if "tagtrace's start says nothing against tagging" \
+		sh -c "! grep -q 'no process can get tagging' $d/trace.err"
+fi
+
 if [ -n "$text" ]; then
 	want="-1 $err
 -1 $err"	# both interfaces

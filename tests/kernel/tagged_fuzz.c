@@ -398,10 +398,20 @@ static int op_disable(void)
 	return 1;
 }
 
-/* The bits an untagged process is offered with the sysctl at @disabled. */
+/*
+ * What PR_GET_TAGGED_ADDR_CTRL offers an untagged process with the sysctl
+ * at @disabled: the most a request may ask for (ARCH_GET_MAX_TAG_BITS
+ * says the default mode's six instead).
+ */
 static unsigned long offered_bits(int disabled)
 {
-	return 1UL << (sh->backend != NONE && !disabled ? TAG_BITS : 0);
+	return 1UL << (sh->backend != NONE && !disabled ? max_request() : 0);
+}
+
+/* Where the field of an offer of @nr bits lies: 0 for none. */
+static int offered_shift(int nr)
+{
+	return !nr ? 0 : nr == U48_TAG_BITS ? U48_TAG_SHIFT : TAG_SHIFT;
 }
 
 static int op_query(void)
@@ -417,7 +427,8 @@ static int op_query(void)
 		       off == mode_shift(),
 		       "query while %s: %ld, %d bits at %d", mode_name(), r, nr, off);
 	else
-		report(r == 0 && nr >= 0 && in_set(nr, offer) && off == -1,
+		report(r == 0 && nr >= 0 && in_set(nr, offer) &&
+		       off == offered_shift(nr),
 		       "query while untagged (%s): %ld, %d bits (want set %#lx), offset %d",
 		       state(met), r, nr, offer, off);
 	return 1;

@@ -205,12 +205,14 @@ static void test_matrix(void)
 			      bits, s.ret, s.nr, s.off, s.get, s.get_nr,
 			      s.get_off, s.mask, nr, off, mask);
 		else
+			/* GET while untagged: the widest grant, and where. */
 			check(!s.fail && s.ret == -1 && s.err == EINVAL &&
 			      s.nr == bits && s.off == -1 && s.get == 0 &&
-			      s.get_nr == 6 && s.mask == -1UL,
-			      "prctl nr_bits %d: %ld (%s), nothing written back (%d, %d), still untagged (GET %ld, %d bits; mask %#lx)",
+			      s.get_nr == (lam ? 15 : 6) &&
+			      s.get_off == (lam ? 48 : 57) && s.mask == -1UL,
+			      "prctl nr_bits %d: %ld (%s), nothing written back (%d, %d), still untagged (GET %ld, %d bits at %d; mask %#lx)",
 			      bits, s.ret, strerror(s.err), s.nr, s.off, s.get,
-			      s.get_nr, s.mask);
+			      s.get_nr, s.get_off, s.mask);
 
 		s = in_child(try_arch, bits);
 		if (nr)
@@ -240,9 +242,11 @@ static void test_refused(void)
 	for (bits = 0; bits <= 16; bits++) {
 		s = in_child(try_prctl, bits);
 		check(!s.fail && s.ret == -1 && s.err == EPERM && s.nr == bits &&
-		      s.get == 0 && s.get_nr == 0 && s.mask == -1UL,
-		      "refused: prctl nr_bits %d: %ld (%s), GET %ld with %d bits, mask %#lx",
-		      bits, s.ret, strerror(s.err), s.get, s.get_nr, s.mask);
+		      s.get == 0 && s.get_nr == 0 && s.get_off == 0 &&
+		      s.mask == -1UL,
+		      "refused: prctl nr_bits %d: %ld (%s), GET %ld with %d bits at %d, mask %#lx",
+		      bits, s.ret, strerror(s.err), s.get, s.get_nr, s.get_off,
+		      s.mask);
 		s = in_child(try_arch, bits);
 		check(!s.fail && s.ret == -1 && s.err == EPERM && s.mask == -1UL,
 		      "refused: arch_prctl %d bits: %ld (%s)", bits, s.ret,
