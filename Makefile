@@ -466,8 +466,11 @@ $(TOOL)/syscall_names.h: $(ARCH_INC)/asm/unistd_64.h
 
 $(TOOL)/sysnames.o: $(TOOL)/syscall_names.h
 
+# Static: no dynamic loader at each start, and libbpf's own call of
+# btf__load_vmlinux_btf() can be wrapped (src/btfshare.c).
 $(TOOL)/tagtrace: $(TOOL_OBJS)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lbpf -lelf -lz -lm
+	$(Q)$(CC) $(CFLAGS) -static -o $@ $^ -Wl,--wrap=btf__load_vmlinux_btf \
+		-lbpf -lelf -lz -lm
 
 ## vmlinux.h        regenerate vmlinux/x86/vmlinux.h from the guest kernel's BTF
 vmlinux.h: kernel

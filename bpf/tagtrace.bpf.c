@@ -50,18 +50,33 @@ const volatile bool targ_tags;			/* tags and syscalls maps */
 const volatile __u32 targ_frames;		/* located frames, 1..TT_STACK_MAX */
 const volatile __u32 targ_wakeup_bytes;		/* 0: the kernel's wake-ups */
 const volatile __u64 targ_wakeup_ns;
+const volatile __u32 targ_nr_cpus;		/* copies of a per-CPU value */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
+/*
+ * A row per process, a copy per CPU: an event adds to its CPU's copy, so
+ * no two CPUs write one cache line; the frontend sums the counts. The
+ * state (mode, tag bits, comm) is written to every copy (proc_state()),
+ * exited to the copy of the CPU that saw the exit.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 10240);
 	__type(key, struct tt_proc_key);
 	__type(value, struct tt_proc);
 } procs SEC(".maps");
+
+/* Each CPU's slots: the counting fast path (count()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tt_slots);
+} slots SEC(".maps");
 
 /*
  * tags and syscalls: as many processes as procs (the frontend prunes all
@@ -379,20 +394,42 @@ static __always_inline bool current_group_dead(void)
 	return !BPF_CORE_READ(task, signal, live.counter);
 }
 
-/*
- * Count one event for the current process (top and tags only); returns its
- * entry. mode/tag_bits < 0 leave the recorded state alone.
- */
-static __always_inline struct tt_proc *count(__u32 kind, int mode,
-					     int tag_bits)
-{
-	struct tt_proc_key key;
-	struct tt_proc *p;
+#define TT_MAX_CPUS	4096
 
-	if (!targ_count)
-		return NULL;
-	key = current_key();
-	p = bpf_map_lookup_elem(&procs, &key);
+/*
+ * A process's state into every CPU's copy of its row, so that the copy an
+ * event finds tells whether the state changed: mode/tag_bits < 0 and a
+ * NULL comm leave that field alone. Rare: at a process's first event, at
+ * a change of mode, at exec.
+ */
+static __always_inline void proc_state(const struct tt_proc_key *key,
+				       int mode, int tag_bits,
+				       const char *comm)
+{
+	struct tt_proc *q;
+	__u32 cpu;
+
+	for (cpu = 0; cpu < TT_MAX_CPUS && cpu < targ_nr_cpus; cpu++) {
+		q = bpf_map_lookup_percpu_elem(&procs, key, cpu);
+		if (!q)
+			break;	/* pruned meanwhile */
+		if (mode >= 0)
+			q->mode = mode;
+		if (tag_bits >= 0)
+			q->tag_bits = tag_bits;
+		if (comm)
+			__builtin_memcpy(q->comm, comm, TT_COMM_LEN);
+	}
+}
+
+/*
+ * The current process's row (this CPU's copy), made at its first event;
+ * NULL when procs is full (counted in stats).
+ */
+static __always_inline struct tt_proc *proc_row(const struct tt_proc_key *key)
+{
+	struct tt_proc *p = bpf_map_lookup_elem(&procs, key);
+
 	if (!p) {
 		/* A process may have enabled tagging before we started. */
 		struct task_struct *task = (void *)bpf_get_current_task();
@@ -406,16 +443,107 @@ static __always_inline struct tt_proc *count(__u32 kind, int mode,
 		if (fresh.mode)
 			fresh.tag_bits = mask_tag_bits(mm_untag_mask(mm));
 		BPF_CORE_READ_STR_INTO(&fresh.comm, task, group_leader, comm);
-		p = lookup_or_init(&procs, &key, &fresh, TT_STAT_PROC_FULL);
+		p = lookup_or_init(&procs, key, &fresh, TT_STAT_PROC_FULL);
 		if (!p)
 			return NULL;
+		/* The insert zeroed the other CPUs' copies. */
+		proc_state(key, fresh.mode, fresh.tag_bits, fresh.comm);
 	}
-	__sync_fetch_and_add(&p->count[kind], 1);
-	if (mode >= 0)
-		p->mode = mode;
-	if (tag_bits >= 0)
-		p->tag_bits = tag_bits;
 	return p;
+}
+
+#define compiler_barrier()	asm volatile("" ::: "memory")
+
+/*
+ * Count one event for the current process (top and tags only): false
+ * when it has no row (procs full). mode/tag_bits < 0 leave the recorded
+ * state alone (tag_bits is ctrl's alone); tagged adds a tagged fault.
+ *
+ * The fast path adds to the process's slot on this CPU: a per-CPU array,
+ * no hash lookup, no atomic. A slot held by another process with a row
+ * sends the event to the row, as does an event that interrupted a
+ * count() on this CPU (an NMI: busy), whose adds would race with it;
+ * there the adds are atomic, as the interrupted count() may be adding to
+ * the same copy of the row.
+ */
+static __always_inline bool count(__u32 kind, int mode, int tag_bits,
+				  bool tagged)
+{
+	struct tt_proc_key key;
+	struct tt_slots *ss;
+	struct tt_slot *sl;
+	struct tt_proc *p;
+	__u32 zero = 0;
+
+	if (!targ_count)
+		return false;
+	key = current_key();
+	ss = bpf_map_lookup_elem(&slots, &zero);
+	if (!ss || ss->busy)
+		goto row;
+	ss->busy = 1;
+	compiler_barrier();
+	sl = &ss->slot[key.tgid & (TT_SLOTS - 1)];
+	if (sl->tgid != key.tgid || sl->start_ns != key.start_ns) {
+		struct tt_proc_key owner = {
+			.tgid = sl->tgid, .start_ns = sl->start_ns,
+		};
+
+		if ((owner.tgid && bpf_map_lookup_elem(&procs, &owner)) ||
+		    !key.tgid) {
+			compiler_barrier();
+			ss->busy = 0;
+			goto row;
+		}
+		p = proc_row(&key);
+		if (!p) {
+			compiler_barrier();
+			ss->busy = 0;
+			return false;
+		}
+		/*
+		 * Taken in an order a reader copying the slot (key first)
+		 * can follow: a tgid it reads is the slot's process, and
+		 * the counts it reads after it are that process's.
+		 */
+		sl->tgid = 0;
+		compiler_barrier();
+		__builtin_memset(sl->count, 0, sizeof(sl->count));
+		sl->tagged_faults = 0;
+		sl->start_ns = key.start_ns;
+		sl->mode = p->mode;
+		sl->tag_bits = p->tag_bits;
+		compiler_barrier();
+		sl->tgid = key.tgid;
+	}
+	sl->count[kind]++;
+	if (tagged)
+		sl->tagged_faults++;
+	/*
+	 * A slot's state can be older than the row's (an exec, or a ctrl
+	 * on another CPU, wrote the row): ctrl, which changes it, always
+	 * writes it; the other events only when their mode tells.
+	 */
+	if (tag_bits >= 0 || (mode >= 0 && sl->mode != mode)) {
+		proc_state(&key, mode, tag_bits, NULL);
+		if (mode >= 0)
+			sl->mode = mode;
+		if (tag_bits >= 0)
+			sl->tag_bits = tag_bits;
+	}
+	compiler_barrier();
+	ss->busy = 0;
+	return true;
+row:
+	p = proc_row(&key);
+	if (!p)
+		return false;
+	__sync_fetch_and_add(&p->count[kind], 1);
+	if (tagged)
+		__sync_fetch_and_add(&p->tagged_faults, 1);
+	if (tag_bits >= 0 || (mode >= 0 && p->mode != mode))
+		proc_state(&key, mode, tag_bits, NULL);
+	return true;
 }
 
 /*
@@ -860,7 +988,7 @@ static __always_inline int handle_ctrl(int interface, int op, int req_bits,
 		return 0;
 	if (!wanted())
 		return 0;
-	count(TT_EV_CTRL, mode, granted_bits);
+	count(TT_EV_CTRL, mode, granted_bits, false);
 	emit(&r, TT_EV_CTRL);
 	return 0;
 }
@@ -871,11 +999,11 @@ static __always_inline int handle_untag(__u64 tagged, __u64 untagged,
 	struct tt_record r = {
 		.untag = { tagged, untagged, caller, mode },
 	};
-	struct tt_proc *p;
+	bool p;
 
 	if (tagged == untagged || !wanted())
 		return 0;
-	p = count(TT_EV_UNTAG, mode, -1);
+	p = count(TT_EV_UNTAG, mode, -1, false);
 	/* The tag and the system call cost top nothing: only read for these. */
 	if (!targ_tags && !(targ_stream & (1U << TT_EV_UNTAG)))
 		return 0;
@@ -907,7 +1035,7 @@ static __always_inline int handle_switch(__u64 prev_mm, __u64 next_mm,
 
 	if (!wanted())
 		return 0;
-	count(TT_EV_SWITCH, -1, -1);
+	count(TT_EV_SWITCH, -1, -1, false);
 	emit(&r, TT_EV_SWITCH);
 	return 0;
 }
@@ -926,8 +1054,8 @@ static __always_inline int handle_fault(void *ctx, __u64 address,
 		.fault = { address, untagged, error_code, ip, mode },
 	};
 	struct located *w;
-	struct tt_proc *p;
 	__u32 zero = 0;
+	bool p;
 
 	if (!wanted())
 		return 0;
@@ -939,16 +1067,14 @@ static __always_inline int handle_fault(void *ctx, __u64 address,
 		r.fault.tagged = pointer;
 		r.fault.tag = tag_of(pointer);
 	}
-	p = count(TT_EV_FAULT, mode, -1);
-	if (p && r.fault.tag)
-		__sync_fetch_and_add(&p->tagged_faults, 1);
+	p = count(TT_EV_FAULT, mode, -1, r.fault.tag != 0);
 	if (p)
 		tags_add(TT_EV_FAULT, r.fault.tag);
 	/* Where, for a tagged one: a fault at a tag-free pointer is paging. */
 	w = r.fault.tag ? bpf_map_lookup_elem(&located_buf, &zero) : NULL;
 	if (w) {
 		w->r = r;
-		emit_located(ctx, w, TT_EV_FAULT, ip, p != NULL);
+		emit_located(ctx, w, TT_EV_FAULT, ip, p);
 	} else {
 		emit(&r, TT_EV_FAULT);
 	}
@@ -961,19 +1087,19 @@ static __always_inline int handle_gp(void *ctx, __u64 ip, __u64 address,
 	struct tt_record r = {
 		.gp = { ip, address, mode, trap },
 	};
-	struct tt_proc *p;
 	struct located *w;
 	__u32 zero = 0;
+	bool p;
 
 	if (is_check(TT_STAT_CHECK_GP))
 		return 0;
 	if (!wanted())
 		return 0;
-	p = count(TT_EV_GP, mode, -1);
+	p = count(TT_EV_GP, mode, -1, false);
 	w = bpf_map_lookup_elem(&located_buf, &zero);
 	if (w) {
 		w->r = r;
-		emit_located(ctx, w, TT_EV_GP, ip, p != NULL);
+		emit_located(ctx, w, TT_EV_GP, ip, p);
 	} else {
 		emit(&r, TT_EV_GP);
 	}
@@ -1314,14 +1440,17 @@ static __always_inline int proc_exec(void)
 {
 	struct tt_proc_key key = current_key();
 	struct tt_proc *p = bpf_map_lookup_elem(&procs, &key);
+	char comm[TT_COMM_LEN];
 	struct mm_struct *mm;
+	int mode;
 
 	if (!p)
 		return 0;
 	mm = current_mm();
-	bpf_get_current_comm(p->comm, sizeof(p->comm));
-	p->mode = mm_mode(mm);
-	p->tag_bits = p->mode ? mask_tag_bits(mm_untag_mask(mm)) : 0;
+	bpf_get_current_comm(comm, sizeof(comm));
+	mode = mm_mode(mm);
+	proc_state(&key, mode, mode ? mask_tag_bits(mm_untag_mask(mm)) : 0,
+		   comm);
 	return 0;
 }
 

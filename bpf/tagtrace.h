@@ -233,6 +233,32 @@ struct tt_proc {
 	__u32 pad;
 };
 
+/*
+ * A CPU's cache of process rows, the slots map's one value per CPU: the
+ * counts of the events of the process in slot (tgid % TT_SLOTS) since it
+ * took the slot, added there without a hash lookup. A slot is taken only
+ * from a process that has no row any more (pruned), and its counts never
+ * move: a process's count is its row's copies plus the slots that hold it.
+ * tgid 0: a free slot, or one being taken.
+ */
+#define TT_SLOTS	64
+
+struct tt_slot {
+	__u32 tgid;
+	__u32 pad;
+	__u64 start_ns;
+	__u64 count[TT_EV_MAX];
+	__u64 tagged_faults;
+	__s32 mode;		/* the row's state when last compared */
+	__s32 tag_bits;
+};
+
+struct tt_slots {
+	struct tt_slot slot[TT_SLOTS];
+	__u32 busy;		/* in count() on this CPU: an NMI takes the row */
+	__u32 pad;
+};
+
 /* Tag values a process used, tags map value (tagtrace tags). */
 struct tt_tags {
 	__u64 untag[TT_TAG_VALUES];	/* untag events, by tag stripped */

@@ -49,6 +49,13 @@ size_t tt_utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* The bytes a JSON string holds as they are: printable ASCII but " and \. */
+static const unsigned char plain[256] = {
+	[0x20 ... 0x21] = 1,	/* '"' is 0x22 */
+	[0x23 ... 0x5b] = 1,	/* '\\' is 0x5c */
+	[0x5d ... 0x7e] = 1,
+};
+
 /*
  * s[i..n) escaped per RFC 8259 into l, as far as l has room for the
  * longest escape; returns where it stopped. A comm is bytes, not text:
@@ -65,9 +72,7 @@ static size_t escape(struct tt_line *l, const unsigned char *s, size_t i,
 		size_t len;
 
 		/* A run of printable ASCII needing no escape: one copy. */
-		for (len = 0; i + len < n && s[i + len] >= 0x20 &&
-		     s[i + len] < 0x7f && s[i + len] != '"' &&
-		     s[i + len] != '\\'; len++)
+		for (len = 0; i + len < n && plain[s[i + len]]; len++)
 			;
 		if (len > TT_LINE_MAX - l->len - 8)
 			len = TT_LINE_MAX - l->len - 8;
@@ -97,11 +102,7 @@ static size_t escape(struct tt_line *l, const unsigned char *s, size_t i,
 
 static size_t bounded_len(const char *s, size_t maxlen)
 {
-	size_t n;
-
-	for (n = 0; n < maxlen && s[n]; n++)
-		;
-	return n;
+	return strnlen(s, maxlen);
 }
 
 void tt_line_json_str(struct tt_line *l, const char *s, size_t maxlen)

@@ -26,10 +26,18 @@ static inline void tt_line_init(struct tt_line *l)
 	l->len = 0;
 }
 
+/*
+ * The copy that fits is the one the compiler sees with n as the caller
+ * wrote it: a literal's is a move or two, not a call of memcpy().
+ */
 static inline void tt_line_put(struct tt_line *l, const char *s, size_t n)
 {
-	if (n > TT_LINE_MAX - l->len)
-		n = TT_LINE_MAX - l->len;
+	if (__builtin_expect(n <= TT_LINE_MAX - l->len, 1)) {
+		memcpy(l->buf + l->len, s, n);
+		l->len += n;
+		return;
+	}
+	n = TT_LINE_MAX - l->len;
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
 }
@@ -57,6 +65,12 @@ static inline void tt_line_pad(struct tt_line *l, size_t col)
 {
 	size_t n = col > l->len ? col - l->len : 1;
 
+	/* Columns are at most 16 wide: 16 spaces, of which n count. */
+	if (__builtin_expect(n <= 16 && TT_LINE_MAX - l->len >= 16, 1)) {
+		memset(l->buf + l->len, ' ', 16);
+		l->len += n;
+		return;
+	}
 	if (n > TT_LINE_MAX - l->len)
 		n = TT_LINE_MAX - l->len;
 	memset(l->buf + l->len, ' ', n);

@@ -141,7 +141,7 @@ int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 		    size_t len)
 {
 	FILE *cpuinfo;
-	bool in_btf[NAMES], in_syms[NAMES], syms;
+	bool in_btf[NAMES];
 	const char *path = btf_path ? btf_path : BTF_PATH;
 	struct btf *btf;
 	int i, ret;
@@ -184,18 +184,29 @@ int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 		btf__free(btf);
 	else
 		p->kernel_btf = btf;	/* for tt_probe_fentry() */
-	syms = read_ksyms(in_syms);
-	for (i = 0; i < TT_EV_MAX; i++) {
+	for (i = 0; i < TT_EV_MAX; i++)
 		p->tp[i] = in_btf[i];
-		/* kallsyms unreadable: the typedef says the event exists. */
-		p->raw_tp[i] = syms ? in_syms[i] : in_btf[i];
-	}
 	p->page_fault_tp = in_btf[N_PAGE_FAULT];
-	p->page_fault_raw = syms ? in_syms[N_PAGE_FAULT] : in_btf[N_PAGE_FAULT];
 	p->arch_prctl_fn = in_btf[N_ARCH_PRCTL];
 	p->switch_mm_fn = in_btf[N_SWITCH_MM];
-	p->tlbstate = in_btf[N_TLBSTATE] && in_syms[N_TLBSTATE];
+	p->tlbstate_var = in_btf[N_TLBSTATE];
 	return 0;
+}
+
+void tt_probe_syms(struct tt_probe *p)
+{
+	bool in_syms[NAMES], syms;
+	int i;
+
+	if (p->syms_read)
+		return;
+	p->syms_read = true;
+	syms = read_ksyms(in_syms);
+	/* kallsyms unreadable: the typedef says the event exists. */
+	for (i = 0; i < TT_EV_MAX; i++)
+		p->raw_tp[i] = syms ? in_syms[i] : p->tp[i];
+	p->page_fault_raw = syms ? in_syms[N_PAGE_FAULT] : p->page_fault_tp;
+	p->tlbstate = p->tlbstate_var && in_syms[N_TLBSTATE];
 }
 
 void tt_probe_free(struct tt_probe *p)

@@ -13,8 +13,14 @@ struct btf;
 struct tt_probe {
 	/* tagged_addr_* and exceptions:page_fault_user, by the program kind */
 	bool tp[TT_EV_MAX];	/* tp_btf: its btf_trace_ typedef */
-	bool raw_tp[TT_EV_MAX];	/* raw_tp: the tracepoint exists (kallsyms) */
 	bool page_fault_tp;
+	/*
+	 * From kallsyms, read only by tt_probe_syms() (the raw_tp twins and
+	 * cpu_tlbstate need it; tp_btf programs do not): reading 10^5
+	 * symbols was a third of a start-up under TCG.
+	 */
+	bool syms_read;
+	bool raw_tp[TT_EV_MAX];	/* raw_tp: the tracepoint exists (kallsyms) */
 	bool page_fault_raw;
 	/*
 	 * tagged_addr_fault has pointer, the faulting instruction's operand
@@ -32,8 +38,10 @@ struct tt_probe {
 	 * cpu_tlbstate usable as a typed __ksym: a VAR in BTF (pahole leaves
 	 * per-CPU variables out with --skip_encoding_btf_vars, and before
 	 * 1.18) and a symbol in kallsyms (data only with KALLSYMS_ALL).
+	 * tlbstate_var: the first half.
 	 */
 	bool tlbstate;
+	bool tlbstate_var;
 	/*
 	 * Whether a process can get tagging here at all: the CPU's features
 	 * (/proc/cpuinfo's flags) and the kernel's (mm_context_t has
@@ -53,12 +61,15 @@ struct tt_probe {
 /*
  * The conditions tagtrace cannot run without (root, BTF, the bpf()
  * syscall), then what the kernel has, read from btf_path (--btf), or the
- * kernel's own BTF when NULL, and kallsyms. On failure a one-line reason,
+ * kernel's own BTF when NULL; kallsyms when tt_probe_syms() asks. On
+ * failure a one-line reason,
  * saying what to do, is in err. tt_probe_free() when done.
  */
 int tt_probe_kernel(struct tt_probe *p, const char *btf_path, char *err,
 		    size_t len);
 void tt_probe_free(struct tt_probe *p);
+/* raw_tp[], page_fault_raw and tlbstate, from kallsyms: read once. */
+void tt_probe_syms(struct tt_probe *p);
 
 /*
  * Why no process can get tagging on this machine (enum tt_no_tagging):

@@ -6,6 +6,7 @@
  * leaves every per-process map so that a long run does not fill them.
  */
 #include <errno.h>
+#include <bpf/bpf.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,22 +62,54 @@ static bool process_gone(const struct tt_session *s, const struct tt_row *r)
 	return !started_at(r->pid, r->start_ns);
 }
 
-static int add_row(const void *key, const void *value, void *cur)
+/* The counter map's values are per CPU: a copy of the row for each. */
+_Static_assert(sizeof(struct tt_proc) % 8 == 0,
+	       "a per-CPU value's copies are 8-byte aligned");
+
+_Static_assert(sizeof(struct tt_slots) % 8 == 0,
+	       "a per-CPU value's copies are 8-byte aligned");
+
+struct walk {
+	struct tt_snapshot *cur;
+	const struct tt_slots *slots;	/* NULL: not read */
+	int nr_cpus;
+};
+
+static int add_row(const void *key, const void *value, void *ctx)
 {
-	return tt_snapshot_add(cur, key, value) ? -ENOMEM : 0;
+	struct walk *w = ctx;
+	struct tt_proc p;
+
+	tt_proc_merge(value, w->nr_cpus, &p);
+	if (w->slots)
+		tt_proc_add_slots(&p, key, w->slots, w->nr_cpus);
+	return tt_snapshot_add(w->cur, key, &p) ? -ENOMEM : 0;
 }
 
 int tt_procs_snapshot(const struct tt_session *s, struct tt_snapshot *cur,
 		      struct tt_snapshot *prev, bool verbose)
 {
+	static struct tt_slots *slots;
 	static bool said;
+	__u32 zero = 0;
 	int err;
 	size_t i;
 
 	tt_snapshot_clear(cur);
 	cur->fault_tags_guessed = !s->fault_pointer;
+	/*
+	 * Counts in slots never move to rows, nor back: the slots and the
+	 * rows can be read in either order.
+	 */
+	if (!slots)
+		slots = calloc(s->nr_cpus, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(tt_session_slots_fd(s), &zero, slots))
+		return -errno;
 	err = tt_map_walk(tt_session_procs_fd(s), sizeof(struct tt_proc_key),
-			  sizeof(struct tt_proc), add_row, cur);
+			  s->nr_cpus * sizeof(struct tt_proc), add_row,
+			  &(struct walk){ cur, slots, s->nr_cpus });
 	if (verbose && !said) {
 		fprintf(stderr, "tagtrace: reading the maps %s\n",
 			tt_map_batched() ? "in batches" : "one key at a time");

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "btfshare.h"
 #include "clock.h"
 #include "mapwalk.h"
 #include "names.h"
@@ -40,7 +41,7 @@ static bool wants_hist(const struct tt_env *env)
  * question costs a parse of the kernel's BTF: asked only if needed.
  */
 static void choose_sources(struct tt_session *s, const struct tt_env *env,
-			   const struct tt_probe *p, __u32 wanted)
+			   struct tt_probe *p, __u32 wanted)
 {
 	bool raw = env->attach == TT_ATTACH_RAW;
 	bool btf_only = env->attach == TT_ATTACH_BTF;
@@ -57,6 +58,7 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 				s->src[k] = TT_SRC_TP_BTF;
 				continue;
 			}
+			tt_probe_syms(p);
 			if (p->raw_tp[k] && !btf_only) {
 				s->src[k] = TT_SRC_RAW_TP;
 				continue;
@@ -72,6 +74,7 @@ static void choose_sources(struct tt_session *s, const struct tt_env *env,
 				s->src[k] = TT_SRC_FENTRY;
 			break;
 		case TT_EV_FAULT:
+			tt_probe_syms(p);
 			if (p->page_fault_tp && !raw)
 				s->src[k] = TT_SRC_PF_BTF;
 			else if (p->page_fault_raw && !btf_only)
@@ -305,20 +308,27 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 	if (s->no_tagging == TT_TAGGING_POSSIBLE)
 		s->no_tagging = tt_kernel_refusal();
 	s->la57 = probe.la57;
+	/* The kernel's BTF, parsed by the probe, for libbpf's load. */
+	tt_btf_hand_over(probe.kernel_btf);
+	probe.kernel_btf = NULL;
 	tt_probe_free(&probe);
 	/* Only top and tags read the counters; the process events keep them right. */
 	s->counts = env->cmd == TT_CMD_TOP || env->cmd == TT_CMD_TAGS;
+	if (times_switches(s))
+		tt_probe_syms(&probe);
 	s->tlbstate = times_switches(s) && probe.tlbstate && !no_tlbstate;
 	/* top --histograms where switches cannot be timed: counters alone. */
 	if (env->cmd == TT_CMD_HIST && s->hist_src == TT_SRC_NONE) {
 		fputs("tagtrace: cannot time switch_mm_irqs_off here (no such function, or -A btf without fentry)\n",
 		      stderr);
+		tt_btf_take_back();
 		return -ENOENT;
 	}
 
 	s->skel = tagtrace_bpf__open_opts(&opts);
 	if (!s->skel) {
 		ret = -errno;
+		tt_btf_take_back();
 		fprintf(stderr, "tagtrace: cannot open the BPF object: %s\n",
 			strerror(errno));
 		return ret;
@@ -341,6 +351,10 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 		s->src[TT_EV_SWITCH] == TT_SRC_FENTRY ||
 		s->src[TT_EV_SWITCH] == TT_SRC_KPROBE;
 	s->skel->rodata->targ_count = s->counts;
+	s->skel->rodata->targ_nr_cpus = s->nr_cpus;
+	/* trace keeps no process rows: a copy per CPU of 10240 costs. */
+	if (!s->counts)
+		bpf_map__set_max_entries(s->skel->maps.procs, 1);
 	s->skel->rodata->targ_tags = wants_tags(env);
 	s->skel->rodata->targ_frames = env->stack ? TT_STACK_MAX : 1;
 	if (!wants_tags(env)) {
@@ -370,6 +384,7 @@ static int session_open(struct tt_session *s, const struct tt_env *env,
 
 	t1 = tt_now_ns();
 	ret = tagtrace_bpf__load(s->skel);
+	tt_btf_take_back();	/* if the load did not need it */
 	if (ret)
 		return bpf_failed(s, env, "load", ret);
 	t2 = s->attach_ns = tt_now_ns();
@@ -539,6 +554,11 @@ void tt_session_uncounted(const struct tt_session *s, __u32 full_stats,
 int tt_session_procs_fd(const struct tt_session *s)
 {
 	return bpf_map__fd(s->skel->maps.procs);
+}
+
+int tt_session_slots_fd(const struct tt_session *s)
+{
+	return bpf_map__fd(s->skel->maps.slots);
 }
 
 /* Each transition's histogram, summed over the CPUs; those with switches. */

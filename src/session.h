@@ -74,6 +74,7 @@ static inline __u64 tt_uncounted_total(const struct tt_uncounted *u)
 	return u->full + u->busy + u->missed;
 }
 int tt_session_procs_fd(const struct tt_session *s);
+int tt_session_slots_fd(const struct tt_session *s);
 /* Every histogram, at most TT_MAX_HISTS, into out; returns how many. */
 int tt_session_read_hists(const struct tt_session *s,
 			  struct tt_hist_entry *out);

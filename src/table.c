@@ -6,6 +6,45 @@
 #include "names.h"
 #include "table.h"
 
+void tt_proc_merge(const struct tt_proc *copies, int n, struct tt_proc *out)
+{
+	const struct tt_proc *state = NULL;
+	int i, k;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		const struct tt_proc *c = &copies[i];
+
+		for (k = 0; k < TT_EV_MAX; k++)
+			out->count[k] += c->count[k];
+		out->tagged_faults += c->tagged_faults;
+		out->exited |= c->exited;
+		if (!state && c->comm[0])
+			state = c;
+	}
+	if (!state)
+		return;
+	out->mode = state->mode;
+	out->tag_bits = state->tag_bits;
+	memcpy(out->comm, state->comm, TT_COMM_LEN);
+}
+
+void tt_proc_add_slots(struct tt_proc *p, const struct tt_proc_key *key,
+		       const struct tt_slots *slots, int n)
+{
+	const struct tt_slot *sl;
+	int i, k;
+
+	for (i = 0; key->tgid && i < n; i++) {
+		sl = &slots[i].slot[key->tgid % TT_SLOTS];
+		if (sl->tgid != key->tgid || sl->start_ns != key->start_ns)
+			continue;
+		for (k = 0; k < TT_EV_MAX; k++)
+			p->count[k] += sl->count[k];
+		p->tagged_faults += sl->tagged_faults;
+	}
+}
+
 int tt_snapshot_add(struct tt_snapshot *s, const struct tt_proc_key *key,
 		    const struct tt_proc *p)
 {

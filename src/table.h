@@ -50,6 +50,20 @@ void tt_count_text(FILE *out, int width, bool known, bool guessed, __u64 n);
 /* The line that says what "~" means, in each text report that has one. */
 void tt_guess_legend(FILE *out);
 
+/*
+ * One process's row from the n per-CPU copies of its counter map entry:
+ * the counts summed, exited if any CPU saw the exit, and the state (mode,
+ * tag bits, comm), which BPF writes to every copy, from the first copy
+ * that has it (a copy another CPU's insert zeroed has no comm until BPF
+ * fills it in).
+ */
+void tt_proc_merge(const struct tt_proc *copies, int n, struct tt_proc *out);
+/*
+ * Adds to p the counts that the n CPUs' slots (BPF's counting fast path)
+ * hold for key: a slot of another process adds nothing.
+ */
+void tt_proc_add_slots(struct tt_proc *p, const struct tt_proc_key *key,
+		       const struct tt_slots *slots, int n);
 /* A row for the counter map's entry key, p; gone if BPF saw it exit. */
 int tt_snapshot_add(struct tt_snapshot *s, const struct tt_proc_key *key,
 		    const struct tt_proc *p);

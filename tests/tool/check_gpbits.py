@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_gpbits.py CPU CASES TRACE_JSON: gpbits' cases against trace's gp
-records. CPU is lam (4-level paging), la57 (LAM with 5-level paging) or
-uai. For each case: the signal the child died of (0: the access worked,
+records. CPU is lam (4-level paging), la57 (LAM with 5-level paging),
+mainline (LAM on the kernel of series 1-4, which has no LAM_U48) or uai. For each case: the signal the child died of (0: the access worked,
 -1: the enable was refused), and the gp records of its pid: none, or
 exactly one with the trap and the outside bits the case set wrong. Prints
 TAP (unnumbered)."""
@@ -33,6 +33,9 @@ EXPECT = {
     # 5-level paging: bit 55 is an address bit (a page fault).
     # LAM_U48 checks bit 47 against bit 63 at any paging depth.
     "la57": dict(LAM, bit55=(SEGV, None), u48_bit47=(SEGV, ("gp", B47))),
+    # The series meant for mainline (1-4): LAM without LAM_U48.
+    "mainline": dict(LAM, bit55=(SEGV, ("gp", B55)),
+                     u48_bit47=(REFUSED, None)),
     # UAI ignores bit 63 too, and nothing of an SS reference; no LAM_U48.
     "uai": dict(COMMON, bit55=(SEGV, ("gp", B55)), bit63=(0, None),
                 rbp_tag=(BUS, ("ss", TAG)), rbp_bit56=(BUS, ("ss", B56)),

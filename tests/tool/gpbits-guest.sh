@@ -1,5 +1,5 @@
 #!/bin/sh
-# gpbits-guest.sh lam|uai|la57: tagtrace trace reports a user #GP when
+# gpbits-guest.sh lam|la57|mainline|uai: tagtrace trace reports a user #GP when
 # its operand is non-canonical under the process's mode, or carries a tag
 # in a process without tagging, and says which bits were wrong (outside);
 # not when the operand was canonical for the process. gpbits makes one

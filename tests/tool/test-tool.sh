@@ -22,6 +22,7 @@ for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/counts-guest.sh auto 5 200 300 64 20
 done
 tap_guest --cpu lam -- tests/tool/counts-guest.sh raw 3 100 100 16 5
+tap_guest --cpu lam -- tests/tool/reexec-guest.sh
 tap_guest --cpu lam -- tests/tool/counts-guest.sh refused 3 100 100 16 5
 for cpu in lam uai; do
 	tap_guest $(offer $cpu) -- tests/tool/tags-guest.sh 20 3 5 16
@@ -36,7 +37,10 @@ tap_guest --cpu lam --timeout 900 -- tests/tool/stack-guest.sh 3
 tap_guest --cpu lam -- tests/tool/gpbits-guest.sh lam
 tap_guest --cpu lam --la57 -- tests/tool/gpbits-guest.sh la57
 tap_guest $(offer uai) -- tests/tool/gpbits-guest.sh uai
-tap_guest --cpu lam --kernel $mainline -- tests/tool/gpbits-guest.sh lam
+tap_guest --cpu lam --kernel $mainline -- tests/tool/gpbits-guest.sh mainline
+# The demo's misuse (tagalloc's #GP, HWASan's tagged faults) located by
+# tagtrace and by bpftrace's ustack alike.
+tap_guest --cpu lam -- tests/tool/misuse-guest.sh
 for smp in 1 2; do
 	tap_guest $(offer uai) --smp $smp -- tests/tool/storm-guest.sh 20000
 done
@@ -59,6 +63,7 @@ for attach in auto raw; do
 		tests/tool/histmodes-guest.sh $attach lam_u57 3 0 200 8 5 arch
 done
 tap_guest --cpu lam --kernel $upstream -- tests/tool/pidreuse-guest.sh --pages
+tap_guest --cpu lam --kernel $upstream -- tests/tool/reexec-guest.sh
 tap_guest --cpu lam --kernel $upstream -- \
 	tests/tool/faultptr-guest.sh 5 3 registers
 # The series meant for mainline (1-4) alone: events without the LASS

@@ -32,6 +32,7 @@
 #include "histfmt.h"
 #include "json.h"
 #include "ksyms.h"
+#include "line.h"
 #include "names.h"
 #include "openmetrics.h"
 #include "out.h"
@@ -1655,6 +1656,83 @@ static void test_record_json(struct ksyms *ks)
 		   "header fields at their maximum, unsigned");
 }
 
+/* Each number as printf gives it, at every length a step can end on. */
+static void test_line_numbers(void)
+{
+	static const __u64 u[] = {
+		0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 999999,
+		1000000, 4294967295ULL, 12345678901234567ULL,
+		9999999999999999999ULL, 18446744073709551615ULL,
+	};
+	static const __s64 s[] = { 0, -1, -10, -99, -100, LLONG_MIN, LLONG_MAX };
+	char want[64];
+	struct tt_line l;
+	bool good = true;
+	size_t i;
+	__u64 v;
+	int b;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		tt_line_init(&l);
+		tt_line_u64(&l, u[i]);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)u[i]);
+		if (l.len != strlen(want) || memcmp(l.buf, want, l.len)) {
+			tap_diag("u64 %s: got %.*s", want, (int)l.len, l.buf);
+			good = false;
+		}
+	}
+	ok(good, "tt_line_u64: as %%llu at every length");
+	good = true;
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		tt_line_init(&l);
+		tt_line_s64(&l, s[i]);
+		snprintf(want, sizeof(want), "%lld", (long long)s[i]);
+		if (l.len != strlen(want) || memcmp(l.buf, want, l.len)) {
+			tap_diag("s64 %s: got %.*s", want, (int)l.len, l.buf);
+			good = false;
+		}
+	}
+	ok(good, "tt_line_s64: as %%lld, LLONG_MIN included");
+	good = true;
+	for (b = 0; b <= 64; b++) {
+		for (v = b < 64 ? (1ULL << b) - 1 : ~0ULL; ; v++) {
+			tt_line_init(&l);
+			tt_line_hex(&l, v);
+			snprintf(want, sizeof(want), "0x%llx",
+				 (unsigned long long)v);
+			if (l.len != strlen(want) || memcmp(l.buf, want, l.len)) {
+				tap_diag("hex %s: got %.*s", want, (int)l.len, l.buf);
+				good = false;
+			}
+			if (b == 64 || v == (b < 64 ? 1ULL << b : 0))
+				break;
+		}
+	}
+	ok(good, "tt_line_hex: as 0x%%llx at every length, 0 and ~0 included");
+	/* At the end of a full line: what fits, and never past its end. */
+	memset(&l, 0, sizeof(l));
+	l.len = TT_LINE_MAX - 5;
+	tt_line_hex(&l, 0x123456789aULL);
+	ok(l.len == TT_LINE_MAX && !memcmp(l.buf + TT_LINE_MAX - 5, "0x123", 5),
+	   "tt_line_hex: cut at a full line's end");
+	l.len = TT_LINE_MAX - 3;
+	tt_line_u64(&l, 123456789);
+	ok(l.len == TT_LINE_MAX && !memcmp(l.buf + TT_LINE_MAX - 3, "123", 3),
+	   "tt_line_u64: cut at a full line's end");
+	l.len = TT_LINE_MAX - 2;
+	tt_line_pad(&l, TT_LINE_MAX + 10);
+	ok(l.len == TT_LINE_MAX, "tt_line_pad: stops at a full line's end");
+	tt_line_init(&l);
+	tt_line_seconds(&l, 5000000499ULL);
+	tt_line_char(&l, ' ');
+	tt_line_seconds(&l, 12000000500ULL);
+	tt_line_char(&l, ' ');
+	tt_line_seconds(&l, 999999500ULL);
+	tt_line_char(&l, 0);
+	is_str(l.buf, "5.000000 12.000001 1.000000",
+	       "tt_line_seconds: 6 decimals, zeros kept, rounded to the us");
+}
+
 static void test_record_text(struct ksyms *ks)
 {
 	struct tt_fmt plain = { .start_ns = 1000000000ULL };
@@ -1790,6 +1868,7 @@ static void test_record(void)
 	test_record_decode();
 	test_gp_outside();
 	test_record_json(ks);
+	test_line_numbers();
 	test_record_text(ks);
 	ksyms_free(ks);
 }
@@ -1839,6 +1918,70 @@ static struct tt_row *find_row(struct tt_snapshot *s, __u32 pid)
 		if (s->rows[i].pid == pid)
 			return &s->rows[i];
 	return NULL;
+}
+
+/* BPF's per-CPU copies of one row into the row top shows. */
+static void test_proc_merge(void)
+{
+	struct tt_proc c[3], m;
+
+	c[0] = proc("", 0, 0, 0, 4, 1, 0, 0);		/* zeroed by an insert */
+	c[1] = proc("tagalloc", TT_MODE_LAM_U57, 6, 1, 10, 2, 3, 0);
+	c[2] = proc("tagalloc", TT_MODE_LAM_U57, 6, 0, 7, 0, 2, 1);
+	c[1].tagged_faults = 2;
+	c[2].tagged_faults = 1;
+	c[2].exited = 1;
+	tt_proc_merge(c, 3, &m);
+	ok(m.count[TT_EV_CTRL] == 1 && m.count[TT_EV_UNTAG] == 21 &&
+	   m.count[TT_EV_SWITCH] == 3 && m.count[TT_EV_FAULT] == 5 &&
+	   m.count[TT_EV_GP] == 1 && m.tagged_faults == 3,
+	   "proc_merge: every CPU's counts summed");
+	ok(m.exited, "proc_merge: exited if one CPU saw the exit");
+	ok(!strcmp(m.comm, "tagalloc") && m.mode == TT_MODE_LAM_U57 &&
+	   m.tag_bits == 6,
+	   "proc_merge: state from the first copy that has it, not a zeroed one");
+	tt_proc_merge(c, 1, &m);
+	ok(m.count[TT_EV_UNTAG] == 4 && !m.comm[0] && !m.exited,
+	   "proc_merge: one CPU: its copy alone");
+}
+
+/* The counts BPF's per-CPU slots hold for a process, added to its row. */
+static void test_proc_slots(void)
+{
+	struct tt_proc_key key = { .tgid = 70, .start_ns = 9 };
+	struct tt_proc_key zero = { 0 };
+	static struct tt_slots sl[2];
+	struct tt_slot *a = &sl[0].slot[70 % TT_SLOTS];
+	struct tt_slot *b = &sl[1].slot[70 % TT_SLOTS];
+	struct tt_proc p;
+
+	memset(sl, 0, sizeof(sl));
+	a->tgid = 70;
+	a->start_ns = 9;
+	a->count[TT_EV_UNTAG] = 100;
+	a->tagged_faults = 1;
+	a->count[TT_EV_FAULT] = 2;
+	b->tgid = 70;
+	b->start_ns = 9;
+	b->count[TT_EV_UNTAG] = 5;
+	p = proc("x", 0, 0, 1, 10, 0, 1, 0);
+	p.tagged_faults = 1;
+	tt_proc_add_slots(&p, &key, sl, 2);
+	ok(p.count[TT_EV_UNTAG] == 115 && p.count[TT_EV_FAULT] == 3 &&
+	   p.count[TT_EV_CTRL] == 1 && p.tagged_faults == 2,
+	   "proc_slots: the row's copies plus each CPU's slot of the process");
+	b->start_ns = 8;	/* the same PID, an earlier process */
+	p = proc("x", 0, 0, 0, 10, 0, 0, 0);
+	tt_proc_add_slots(&p, &key, sl, 2);
+	is_uint(p.count[TT_EV_UNTAG], 110,
+		"proc_slots: a slot of another process with the PID adds nothing");
+	p = proc("x", 0, 0, 0, 0, 0, 0, 0);
+	tt_proc_add_slots(&p, &zero, sl, 2);
+	is_uint(tt_row_total(p.count), 0,
+		"proc_slots: free slots (tgid 0) belong to no process");
+	p = proc("x", 0, 0, 0, 0, 0, 0, 0);
+	tt_proc_add_slots(&p, &key, sl, 1);
+	is_uint(p.count[TT_EV_UNTAG], 100, "proc_slots: only the n CPUs given");
 }
 
 static void test_snapshot_add(void)
@@ -2134,6 +2277,8 @@ static void test_table_text(void)
 
 static void test_table(void)
 {
+	test_proc_merge();
+	test_proc_slots();
 	test_snapshot_add();
 	test_snapshot_diff();
 	test_snapshot_sort();
