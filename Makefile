@@ -134,12 +134,12 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/tagged_addr_test $(VMBIN)/tags_test $(VMBIN)/tagged_workload \
 	$(VMBIN)/untag_paths $(VMBIN)/tagged_fuzz \
 	$(VMBIN)/tp_btf_count $(VMBIN)/tp_btf_count.bpf.o $(VMBIN)/tagged_bench \
-	$(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
+	$(VMBIN)/uaccess_bench $(VMBIN)/tagalloc $(VMBIN)/storm $(VMBIN)/until $(VMBIN)/tagloop \
 	$(VMBIN)/ptrace_query $(VMBIN)/nobpf $(VMBIN)/batches $(VMBIN)/hwasan_prog \
 	$(VMBIN)/stackgp $(VMBIN)/gpbits \
 	$(VMBIN)/forktags \
 	$(VMBIN)/floor $(VMBIN)/floor.bpf.o $(VMBIN)/lass.elf $(VMBIN)/lass_user \
-	$(VMBIN)/ua_write $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
+	$(VMBIN)/ua_write $(VMBIN)/sigfp_tagged $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
 	$(VMBIN)/lam_online $(VMBIN)/s3_tagged $(VMBIN)/u48 $(VMBIN)/pmlen \
 	$(VMBIN)/codepage $(VMBIN)/switch_order
@@ -200,9 +200,9 @@ $(patsubst %,$(MTEDIR)/check_%.c,prctl tags_inclusion mmap_options buffer_fill c
 # kernel (make kernel; it has CONFIG_MODULES) in a copy of their sources, as
 # kbuild writes its objects beside them.
 MODSRC := $(wildcard tests/kernel/modules/*)
-MODKO  := $(VMBIN)/modules/ua_ss.ko $(VMBIN)/modules/ua_gs.ko $(VMBIN)/modules/ua_ds.ko \
+MODKO  := $(VMBIN)/modules/ua_rbp.ko $(VMBIN)/modules/ua_rbp_nountag.ko $(VMBIN)/modules/ua_ds.ko \
 	  $(VMBIN)/modules/lam_online.ko $(VMBIN)/modules/nmi_untag.ko \
-	  $(VMBIN)/modules/u48_usemm.ko $(VMBIN)/modules/ua_ss_alt.ko \
+	  $(VMBIN)/modules/u48_usemm.ko \
 	  $(VMBIN)/modules/lam_nolass.ko $(VMBIN)/modules/switch_order.ko
 # switch_order against upstream 6.12 (make kernel-upstream), which publishes
 # loaded_mm before the untag mask: test-hotplug.sh's check fails there.
@@ -291,6 +291,10 @@ $(VMBIN)/switch_order: tests/kernel/switch_order.c tests/lib/tagging.h tests/lib
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/ua_write: tests/kernel/ua_write.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/sigfp_tagged: tests/kernel/sigfp_tagged.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
@@ -384,6 +388,10 @@ $(VMBIN)/until: tests/bench/until.c
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/tagged_bench: tests/bench/tagged_bench.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/uaccess_bench: tests/bench/uaccess_bench.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
@@ -526,12 +534,11 @@ demo-cpus: deps kernel qemu
 	$(Q)$(MAKE) --no-print-directory rig
 	$(Q)tests/vm/demo.sh
 
-## bench            benchmarks: tracepoint cost, tagging vs upstream, tagtrace vs bpftrace, Debian's SS accesses
+## bench            benchmarks: tracepoint cost, tagging vs upstream, tagtrace vs bpftrace
 bench: rig tagtrace kernel kernel-notrace kernel-baseline
 	$(Q)tests/bench/trace-overhead.sh
 	$(Q)tests/bench/lass-bench.sh
 	$(Q)tests/bench/tool-bench.sh
-	$(Q)tests/bench/distro-ss.sh
 
 ## soak             10 minutes of storms under tagtrace top and trace: memory, drops, exit
 soak: rig tagtrace

@@ -23,9 +23,6 @@ pkgs=(
 	# the arm64 rig (tests/vm/run --arch arm64): QEMU's virt machine and
 	# static arm64 test programs
 	qemu-system-arm libc6-dev-arm64-cross
-	# the series' host tool built for a big-endian build host and run
-	# there (tests/kernel/test-uaccess-ss.sh)
-	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 )
 
 src=/etc/apt/sources.list.d/tagtrace-deb-src.sources

@@ -1,73 +1,67 @@
 #!/bin/bash
-# A module's user accesses, checked when it is loaded (kernel/series:
-# "x86/module: Refuse a module with user accesses UAI does not untag"),
-# on the guest kernel (it has CONFIG_MODULES) with the test
-# modules of tests/kernel/modules/ (make modules-rig):
-# - where UAI is offered (--cpu uai, mitigations=off), a module with a
-#   user access through SS (ua_ss: %rbp and %rsp), GS or FS (ua_gs) is refused
-#   with ENOEXEC, and the log names each access at the section and offset
-#   objdump shows for it; a module whose user accesses UAI untags (ua_ds)
-#   loads;
-# - where UAI is not offered (UAI with mitigations on or clearcpuid=uai,
-#   LAM with or without LASS, no tagging), every module loads;
+# A module's own user accesses on every backend (kernel/series 3/0010: on
+# UAI the accessors go through the untagged pointer, so the base register
+# the compiler chose does not matter), on the guest kernel (it has
+# CONFIG_MODULES) with the test modules of tests/kernel/modules/ (make
+# modules-rig):
+# - host side, as objdump shows them: ua_rbp and ua_rbp_nountag (the same
+#   source with the untag taken out of its copy of the accessors) read the
+#   user's int twice: in assembly through %rbp (of the pointer
+#   uaccess_untag_ptr() gives, or of the caller's), and with the kernel's
+#   unsafe_get_user() in a function where GCC keeps the pointer in %rbp:
+#   without the untag GCC reads through %rbp, an SS reference; with it,
+#   through the register the AND leaves the untagged pointer in;
+# - every module loads on every CPU and policy;
+# - where UAI is offered (--cpu uai, mitigations=off; 4- and 5-level
+#   paging), an int written to /proc/ua_rbp through a tagged pointer
+#   arrives; through ua_rbp_nountag the same write is a kernel #SS: it
+#   fails with EFAULT each time, the tagged_addr_gp event reports each
+#   (trap=ss, the tagged address), and the log names the access once;
+# - where LAM is offered (with and without LASS), both arrive tagged: LAM
+#   masks the tag in every segment;
+# - where tagging is not offered (UAI with mitigations on, LAM without
+#   LASS with mitigations on, no tagging), both arrive untagged;
 # - everywhere, an int written to /proc/ua_ds reaches ua_ds through its
-#   own user_access_begin(); where tagging is offered (UAI and LAM), also
-#   through a tagged pointer, and the module's untag hook, a NOP while the
+#   own user_access_begin(); where tagging is offered also through a
+#   tagged pointer, and the module's untag hook, a NOP while the
 #   tagged_addr_untag event is off, reports the module's function as the
-#   caller while it is on (tests/kernel/module-guest.sh, ua_write.c);
-# - a user access through SS that the loader cannot see (ua_ss_alt: its
-#   exception table entry is on an alternative whose original reads
-#   through DS, patched to a %rbp read where UAI is offered) loads
-#   everywhere; where UAI is offered, two writes through a tagged pointer
-#   there are kernel #SSs: each fails with EFAULT and is a tagged_addr_gp
-#   event (trap=ss), and the log names the access once for both.
+#   caller while it is on (tests/kernel/module-guest.sh, ua_write.c).
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$top" || exit 1
 
 kernel=build/linux/arch/x86/boot/bzImage
 mods=build/vm/modules
-need_built "run 'make kernel modules-rig'" "$kernel" "$mods/ua_ss.ko" "$mods/ua_gs.ko" "$mods/ua_ds.ko" \
-	"$mods/ua_ss_alt.ko"
+need_built "run 'make kernel modules-rig'" "$kernel" "$mods/ua_rbp.ko" \
+	"$mods/ua_rbp_nountag.ko" "$mods/ua_ds.ko"
 
-# site KO INSN: SECTION+0xOFFSET of the first instruction objdump shows
-# as INSN (its mnemonic and operands) in KO, as the kernel names it.
-site()
+# read_insn KO FN: the instruction of FN in KO that reads the user's int
+# (a 32-bit load from memory that is not %rip-relative), as objdump shows it.
+read_insn()
 {
-	objdump -d --no-show-raw-insn "$1" | awk -v insn="$2" '
-		/^Disassembly of section / { sec = $4; sub(/:$/, "", sec) }
-		/^ *[0-9a-f]+:/ {
-			line = $0; sub(/^ *[0-9a-f]+:[ \t]*/, "", line)
-			gsub(/[ \t]+/, " ", line)
-			if (line == insn) {
-				off = $1; sub(/:$/, "", off)
-				printf "%s+0x%s\n", sec, off; exit
-			}
-		}'
+	objdump -d --no-show-raw-insn "$1" | awk -v fn="$2" '
+		$0 ~ "^[0-9a-f]+ <" fn ">:" { f = 1; next }
+		/^[0-9a-f]+ </ { f = 0 }
+		f && /mov +(0x0)?\(%r[a-z0-9]+\),%e/ && !/%rip/ {
+			sub(/^ *[0-9a-f]+:[ \t]*/, ""); print; exit }'
 }
-
-rbp=$(site "$mods/ua_ss.ko" "mov 0x0(%rbp),%al")
-rsp=$(site "$mods/ua_ss.ko" "mov 0x8(%rsp),%al")
-gs=$(site "$mods/ua_gs.ko" "mov %gs:(%rax),%al")
-fs=$(site "$mods/ua_gs.ko" "mov %fs:(%rax),%al")
-for s in "$rbp" "$rsp" "$gs" "$fs"; do
-	case $s in
-	.*+0x*) ok 0 "objdump finds the site $s" ;;
-	*) ok 1 "objdump finds the test modules' four sites" \
-		"rbp '$rbp' rsp '$rsp' gs '$gs' fs '$fs'" ;;
-	esac
+for m in ua_rbp ua_rbp_nountag; do
+	insn=$(read_insn "$mods/$m.ko" ua_rbp_asm_get)
+	case $insn in *'(%rbp)'*) r=0 ;; *) r=1 ;; esac
+	ok $r "$m: ua_rbp_asm_get() reads through %rbp (${insn:-not found})"
 done
+insn=$(read_insn "$mods/ua_rbp_nountag.ko" ua_rbp_get)
+case $insn in *'(%rbp)'*) r=0 ;; *) r=1 ;; esac
+ok $r "ua_rbp_nountag: GCC bases unsafe_get_user() on %rbp, an SS reference (${insn:-not found})"
+insn=$(read_insn "$mods/ua_rbp.ko" ua_rbp_get)
+ok "$([ -n "$insn" ]; echo $?)" "ua_rbp: with the untag, unsafe_get_user() reads through the register the AND leaves the pointer in (${insn:-not found})"
 
 guest=tests/kernel/module-guest.sh
-tap_guest --kernel "$kernel" --cpu uai --append mitigations=off -- \
-	"$guest" refuse "$rbp" "$rsp" "$gs" "$fs"
-tap_guest --kernel "$kernel" --cpu uai --la57 --append mitigations=off -- \
-	"$guest" refuse "$rbp" "$rsp" "$gs" "$fs"
-tap_guest --kernel "$kernel" --cpu uai -- "$guest" load
-# The way the documentation gives to load such a module on a UAI machine.
-tap_guest --kernel "$kernel" --cpu uai --append "mitigations=off clearcpuid=uai" -- \
-	"$guest" load
-tap_guest --kernel "$kernel" --cpu lam -- "$guest" load tagged
-tap_guest --kernel "$kernel" --cpu lam --no-lass --append mitigations=off -- "$guest" load tagged
-tap_guest --kernel "$kernel" -- "$guest" load
+tap_guest --kernel "$kernel" --cpu uai --append mitigations=off -- "$guest" uai
+tap_guest --kernel "$kernel" --cpu uai --la57 --append mitigations=off -- "$guest" uai
+tap_guest --kernel "$kernel" --cpu uai -- "$guest" off
+tap_guest --kernel "$kernel" --cpu lam -- "$guest" lam
+tap_guest --kernel "$kernel" --cpu lam --no-lass --append mitigations=off -- "$guest" lam
+tap_guest --kernel "$kernel" --cpu lam --no-lass -- "$guest" off
+tap_guest --kernel "$kernel" -- "$guest" off
 
 tap_done

@@ -1,31 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User accesses UAI untags: through DS, %r13 (REX.B, not %rbp) and %rdi
- * with an SS override (ignored in 64-bit mode); an access through %rbp
- * whose fixup is not a user access's; and what the compiler makes of
- * user_access_begin() and unsafe_get_user().
- *
- * The last run: writing an int to /proc/ua_ds reads it from the buffer
- * through ua_ds_get(), whose user_access_begin() is this module's own
- * user-limit check (the untag event's hook in line, patched by the module
- * loader); reading /proc/ua_ds gives the last int written.
+ * What the compiler makes of user_access_begin() and unsafe_get_user() in
+ * a module: writing an int to /proc/ua_ds reads it from the buffer through
+ * ua_ds_get(), whose user_access_begin() is this module's own user-limit
+ * check (the untag event's hook in line, patched by the module loader);
+ * reading /proc/ua_ds gives the last int written.
  */
+#include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/uaccess.h>
-#define UA_OWN_INIT
-#include "ua.h"
 
-MODULE_DESCRIPTION("tagtrace test: user accesses through DS");
+MODULE_DESCRIPTION("tagtrace test: a module's own user access");
+MODULE_LICENSE("GPL");
 
 static int ua_ds_last;
-
-static noinline __used void ua_ds_sites(void)
-{
-	UA_SITE("movb (%%rax), %%al");
-	UA_SITE("movb 8(%%r13), %%al");
-	UA_SITE("movb %%ss:(%%rdi), %%al");
-	KERNEL_SITE("movb (%%rbp), %%al");
-}
 
 static noinline int ua_ds_get(const int __user *p, int *v)
 {
