@@ -2,9 +2,10 @@
 # Guest side of tests/kernel/test-pmlen.sh on x86: build/vm/pmlen GRANTS
 # (its own TAP) with the tagged_addr_ctrl event on, then the event's
 # req_bits for RISC-V's form. pmlen enables with PR_PMLEN n for every n
-# from 1 to 16 and 127, and again with each grant's own size (with an
-# offset pointer): each is one prctl enable event with req_bits=n,
-# granted or not. Its PR_PMLEN 4 together with nr_bits is refused by the
+# from 1 to 16 and 127 (with an offset pointer, which x86 requires for a
+# size in the field), and again with each grant's own size without one
+# (EINVAL: bit 63 is no tag, as the field would have it): each is one
+# prctl enable event with req_bits=n, granted or not. Its PR_PMLEN 4 together with nr_bits is refused by the
 # generic prctl before the architecture's handler, which the event is in:
 # no event. PR_PMLEN 0 asks for no size, as a NULL nr_bits does:
 # req_bits=-1, in pmlen's two such enables.

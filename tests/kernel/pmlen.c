@@ -3,15 +3,19 @@
  * pmlen: PR_SET_TAGGED_ADDR_CTRL in RISC-V's form (mainline 6.13), the
  * tag size wanted as the PR_PMLEN field of the flags word, on x86 and
  * arm64 (the uABI series' PR_PMLEN patch):
- *   prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE | n << 24, 0, 0, 0)
+ *   prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE | n << 24, 0, &off, 0)
  * enables tagging for 0 (the default grant) up to the largest tag size
  * offered, each size getting the smallest grant that holds it, and is
- * EINVAL beyond (asked up to 16, and 127), changing nothing. argv[1] lists the grants, smallest
- * first, as BITS@SHIFT: "6@57" on UAI, "6@57,15@48" on LAM (LAM_U57, then
- * LAM_U48 for 7 to 15), "8@56" on arm64 (TBI). A grant is checked through
- * GET (its value, nr_bits and offset) and a write(2) from a buffer tagged
- * at the grant's lowest and highest tag bit. The field and nr_bits
- * together are EINVAL; the field is ignored when disabling;
+ * EINVAL beyond (asked up to 16, and 127), changing nothing. argv[1]
+ * lists the grants, smallest first, as BITS@SHIFT: "6@57" on UAI,
+ * "6@57,15@48" on LAM (LAM_U57, then LAM_U48 for 7 to 15), "8@56" on
+ * arm64 (TBI). A grant is checked through GET (its value, nr_bits and
+ * offset) and a write(2) from a buffer tagged at the grant's lowest and
+ * highest tag bit. RISC-V's field promises the top n bits: arm64's top
+ * byte is that, and takes the call without &off as RISC-V does; on x86
+ * bit 63 is never a tag, so a size in the field without &off is EINVAL
+ * (only 0, the default, goes without). The field and nr_bits together
+ * are EINVAL; the field is ignored when disabling;
  * PR_GET_TAGGED_ADDR_CTRL's value does not carry it (GET stays the flags
  * as set). Each case runs in a child: x86 cannot turn tagging off again.
  * Run where tagging is offered. Prints TAP; exits 1 on a failure.
@@ -54,6 +58,13 @@ struct grant {
 static struct seen *seen;
 static struct grant grants[MAX_GRANTS];
 static int ngrants;
+
+/* RISC-V's field asks for the top n bits; x86 takes it only with &off. */
+#ifdef __x86_64__
+#define FIELD_NEEDS_OFFSET 1
+#else
+#define FIELD_NEEDS_OFFSET 0
+#endif
 
 static long pmlen(unsigned long n)
 {
@@ -194,10 +205,12 @@ int main(int argc, char **argv)
 
 	/* Up to 16 on every architecture: one past LAM_U48's 15. */
 	for (n = 0; n <= 16 || n <= (unsigned long)widest->bits + 1; n++) {
+		int off = n && FIELD_NEEDS_OFFSET;
+
 		g = grant_for(n);
-		in_child(PR_TAGGED_ADDR_ENABLE | pmlen(n), 0, 0, UNSET, g);
+		in_child(PR_TAGGED_ADDR_ENABLE | pmlen(n), 0, off, UNSET, g);
 		if (g)
-			check(enabled_as(g),
+			check(enabled_as(g) && (!off || seen->shift == g->shift),
 			      "PR_PMLEN %lu: enabled; GET is ENABLE alone (%#lx), its nr_bits/offset the grant %d@%d (%d@%d); write(2) tagged at bits %d and %d %d (ret %ld errno %d)",
 			      n, seen->ctrl, g->bits, g->shift, seen->gbits,
 			      seen->gshift, g->shift, g->shift + g->bits - 1,
@@ -218,7 +231,16 @@ int main(int argc, char **argv)
 	      "PR_PMLEN and nr_bits in one call: EINVAL, nr_bits unwritten, tagging off (ret %ld errno %d, nr_bits %d, ctrl %#lx)",
 	      seen->ret, seen->err, seen->bits, seen->ctrl);
 
+	/* Each grant asked in the other form than the loop above used. */
 	for (g = grants; g <= widest; g++) {
+		if (FIELD_NEEDS_OFFSET) {
+			in_child(PR_TAGGED_ADDR_ENABLE | pmlen(g->bits), 0, 0,
+				 UNSET, NULL);
+			check(refused_and_off(EINVAL) && seen->shift == UNSET,
+			      "PR_PMLEN %d without an offset pointer: EINVAL, tagging off, as bit 63 is no tag (ret %ld errno %d, ctrl %#lx)",
+			      g->bits, seen->ret, seen->err, seen->ctrl);
+			continue;
+		}
 		in_child(PR_TAGGED_ADDR_ENABLE | pmlen(g->bits), 0, 1, UNSET, g);
 		check(enabled_as(g) && seen->shift == g->shift,
 		      "PR_PMLEN %d with an offset pointer: enabled, offset %d (want %d)",

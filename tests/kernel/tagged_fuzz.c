@@ -324,14 +324,16 @@ static unsigned long enable_prctl_want(int disabled, int valid, int asked, int w
 static int op_enable_prctl(void)
 {
 	/* The size in *nr_bits (-100: NULL), or one time in four in RISC-V's
-	 * PR_PMLEN field with nr_bits NULL; 0 there asks for none. */
+	 * PR_PMLEN field with nr_bits NULL; 0 there asks for none, and a
+	 * size there needs offset: bit 63 is no tag, as the field has it. */
 	static const int choice[] = { -100, 6, 6, 1, 3, 7, 15, 9, 0, 16, -1 };
 	static const int pmlens[] = { 0, 1, 6, 7, 15, 16, 127 };
 	int pm = !rnd(4) ? pmlens[rnd(7)] : -1;
 	int nr = pm >= 0 ? -100 : choice[rnd(11)], off = -1, disabled;
 	int *pnr = nr == -100 ? NULL : &nr, *poff = rnd(2) ? &off : NULL;
 	int req = nr, asked = pnr ? nr : pm > 0 ? pm : 0;
-	int valid = pnr ? nr >= 1 && nr <= max_request() : asked <= max_request();
+	int valid = pnr ? nr >= 1 && nr <= max_request() :
+			  asked <= max_request() && (pm <= 0 || poff);
 	int wide = wants_wide(asked);
 	unsigned long flags = PR_TAGGED_ADDR_ENABLE | (pm > 0 ? PMLEN(pm) : 0);
 	unsigned long want, s = sysctl_begin(&disabled);

@@ -7,7 +7,9 @@
 # the largest tag size enable, each size with the smallest grant that
 # holds it, more is EINVAL and changes nothing; the field with nr_bits is
 # EINVAL, the field is ignored when disabling, GET's value stays the
-# flags as set. On LAM (1 to 6: 6 bits at 57; 7 to 15: LAM_U48, 15 at
+# flags as set. RISC-V's field promises the top n bits: arm64's top byte
+# takes RISC-V's own call; x86, whose bit 63 is never a tag, takes a
+# size in the field only with an offset pointer, EINVAL without. On LAM (1 to 6: 6 bits at 57; 7 to 15: LAM_U48, 15 at
 # 48), UAI (6 at 57 only) and arm64 (TBI, 8 at 56); on x86 the ctrl
 # event's req_bits says what each PR_PMLEN request asked for
 # (tests/kernel/pmlen-guest.sh).
