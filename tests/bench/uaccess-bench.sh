@@ -1,5 +1,5 @@
 #!/bin/bash
-# What the untag at the user access costs (kernel/series 3/0010: on UAI,
+# What the untag at the user access costs (kernel/series 3/0014: on UAI,
 # unsafe_get_user(), unsafe_put_user(), the futex operations and the
 # legacy FPU frame go through the untagged pointer; NOPs elsewhere):
 #   a  a kernel without it: UACCESS_BENCH_A, a bzImage (required)

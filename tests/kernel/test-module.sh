@@ -1,5 +1,5 @@
 #!/bin/bash
-# A module's own user accesses on every backend (kernel/series 3/0010: on
+# A module's own user accesses on every backend (kernel/series 3/0014: on
 # UAI the accessors go through the untagged pointer, so the base register
 # the compiler chose does not matter), on the guest kernel (it has
 # CONFIG_MODULES) with the test modules of tests/kernel/modules/ (make

@@ -1,6 +1,6 @@
 #!/bin/bash
 # System calls whose user accesses take a memory operand the compiler
-# chooses (kernel/series 3/0010: on UAI they go through the untagged
+# chooses (kernel/series 3/0014: on UAI they go through the untagged
 # pointer), given tagged pointers in a process that enabled tagging:
 # - rt_sigreturn() restoring the FPU state through a tagged fpstate
 #   pointer (tests/kernel/sigfp_tagged.c): XRSTOR, and with noxsave the
