@@ -142,7 +142,7 @@ rig: $(VMBIN)/tagtrace-init $(VMBIN)/tagged-deref $(VMBIN)/emul-paths $(VMBIN)/l
 	$(VMBIN)/ua_write $(VMBIN)/sigfp_tagged $(VMBIN)/far32 $(VMBIN)/fsgsbase $(VMBIN)/clflush \
 	$(VMBIN)/mmap47 $(VMBIN)/geometry_nowrite $(VMBIN)/noncanon \
 	$(VMBIN)/lam_online $(VMBIN)/s3_tagged $(VMBIN)/u48 $(VMBIN)/pmlen \
-	$(VMBIN)/codepage $(VMBIN)/switch_order
+	$(VMBIN)/codepage $(VMBIN)/switch_order $(VMBIN)/lass_cpu
 
 # ---- the arm64 rig (tests/vm/run --arch arm64): static arm64 programs -------
 VMA64   := $(BUILD)/vm-arm64
@@ -291,6 +291,10 @@ $(VMBIN)/switch_order: tests/kernel/switch_order.c tests/lib/tagging.h tests/lib
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
 $(VMBIN)/ua_write: tests/kernel/ua_write.c tests/lib/tagging.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(VMBIN)/lass_cpu: tests/kernel/lass_cpu.c tests/lib/tagging.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

@@ -1,20 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TAGGED_EXPECT=lam|uai|none|refused noncanon raised|exact: what a
+ * TAGGED_EXPECT=lam|uai|none|refused noncanon raised|untag|exact: what a
  * process that never enabled tagging sees from the system calls that check
  * a user pointer before they use it, for 0x7fff888000000000 (bit 63 clear,
- * non-canonical with 4- and 5-level paging). Where the kernel offers LAM,
- * USER_PTR_MAX is 2^63 - PAGE_SIZE (kernel/series 0040): the pointer passes
- * the check and fails only when it is used, if it is. Elsewhere the limit
- * is the top of the user address space and every check refuses it at once.
+ * non-canonical with 4- and 5-level paging), and from those given a range
+ * that crosses the exact limit, 2^47 - PAGE_SIZE (4-level paging only).
+ * Where the kernel offers LAM on an Intel CPU ("raised"), USER_PTR_MAX is
+ * 2^63 - PAGE_SIZE (kernel/series: "x86/uaccess: Raise the user limit for
+ * LAM instead of untagging"): the pointer passes the check and fails only
+ * when it is used, if it is, and a crossing range is used up to its first
+ * fault. Elsewhere the limit is the top of the user address space and
+ * every check refuses both at once: "untag" where the kernel untags
+ * before the check (UAI, LAM on another vendor's CPU), "exact" where it
+ * neither untags nor raises (no tagging, tagging refused, upstream 6.12).
  *
- *   path                          raised (LAM offered)        exact
+ *   path                          raised (LAM, Intel)         untag, exact
  *   private FUTEX_WAKE            0 (nobody to wake)          EFAULT
  *   read() from an empty pipe     blocks until a signal;      EFAULT
  *                                 EFAULT once data is there
  *   readv(), iov_base there       the same (iovec import)     EFAULT
  *   io_uring PROVIDE_BUFFERS      0 (buffers taken)           EFAULT
+ *   epoll_wait(), timeout 0       0 (no event)                EFAULT
  *   rseq() registration           EFAULT (it reads rseq_cs)   EFAULT
+ *   write() of 16 bytes from 8    8 (short)                   EFAULT
+ *   below the exact limit
+ *   recv() of a 16-byte UDP       EFAULT, and the datagram    EFAULT, the
+ *   datagram there                is gone                     datagram stays
  *
  * A pointer with bit 63 set (0xffff888000000000) fails with EFAULT
  * everywhere.
@@ -35,6 +46,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/io_uring.h>
 #include <sched.h>
@@ -44,7 +56,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/epoll.h>
 #include <sys/rseq.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -57,8 +74,14 @@
 
 #define NONCANON	0x7fff888000000000UL
 #define KERNELPTR	0xffff888000000000UL
+/* The exact user limit with 4-level paging, TASK_SIZE_MAX. */
+#define OLD_LIMIT	0x7ffffffff000UL
+/* The last page below it, and 16 bytes from 8 below the limit. */
+#define LAST_PAGE	(OLD_LIMIT - 4096)
+#define ACROSS		((void *)(OLD_LIMIT - 8))
+#define ACROSS_LEN	16
 
-static int raised;
+static int raised, untag;
 
 /* The area the rseq() children register, as it is or through a tag. */
 static struct rseq area;
@@ -127,6 +150,67 @@ static long provide_buffers(void *p)
 	};
 
 	return uring_one(&sqe);
+}
+
+/* epoll_wait() on an empty epoll set into p, without waiting. */
+static long epoll_into(void *p)
+{
+	int ep = epoll_create1(0);
+	long r;
+
+	if (ep < 0)
+		return -1000000;
+	r = ret(epoll_wait(ep, p, 1, 0));
+	close(ep);
+	return r;
+}
+
+/* write() of ACROSS_LEN bytes from ACROSS to a file in /tmp. */
+static long write_across(void)
+{
+	int fd = open("/tmp/noncanon-write", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	long r;
+
+	if (fd < 0)
+		return -1000000;
+	r = ret(write(fd, ACROSS, ACROSS_LEN));
+	close(fd);
+	return r;
+}
+
+/*
+ * A UDP datagram of ACROSS_LEN bytes sent to a socket of this process,
+ * received into ACROSS: that receive's answer, then *after the answer of
+ * a second receive into a valid buffer without waiting (the datagram's
+ * length if it was kept, -EAGAIN if the first receive consumed it).
+ */
+static long recv_across(long *after)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	char buf[ACROSS_LEN];
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	long r;
+
+	struct ifreq lo = { .ifr_name = "lo" };
+
+	*after = -1000000;
+	/* The guest's loopback interface may still be down. */
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &lo) ||
+	    (lo.ifr_flags |= IFF_UP, ioctl(fd, SIOCSIFFLAGS, &lo)) ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) ||
+	    sendto(fd, "0123456789abcdef", ACROSS_LEN, 0,
+		   (struct sockaddr *)&a, sizeof(a)) != ACROSS_LEN) {
+		check(0, "a UDP datagram sent to this process: %s",
+		      strerror(errno));
+		return -1000000;
+	}
+	r = ret(recv(fd, ACROSS, ACROSS_LEN, 0));
+	*after = ret(recv(fd, buf, sizeof(buf), MSG_DONTWAIT));
+	close(fd);
+	return r;
 }
 
 static const char *answer(long r, char *buf, size_t size)
@@ -241,12 +325,14 @@ int main(int argc, char **argv)
 	char buf[8];
 	int fds[2];
 
-	if (argc != 2 || (strcmp(argv[1], "raised") && strcmp(argv[1], "exact"))) {
+	if (argc != 2 || (strcmp(argv[1], "raised") && strcmp(argv[1], "untag") &&
+			  strcmp(argv[1], "exact"))) {
 		fprintf(stderr,
-			"usage: TAGGED_EXPECT=lam|uai|none|refused noncanon raised|exact\n");
+			"usage: TAGGED_EXPECT=lam|uai|none|refused noncanon raised|untag|exact\n");
 		return 2;
 	}
 	raised = !strcmp(argv[1], "raised");
+	untag = !strcmp(argv[1], "untag");
 	if (!tagging)
 		tagging = "";
 	if (!strcmp(tagging, "lam") || !strcmp(tagging, "uai")) {
@@ -292,6 +378,30 @@ int main(int argc, char **argv)
 	expect(provide_buffers(kp), -EFAULT,
 	       "io_uring PROVIDE_BUFFERS at 0xffff888000000000");
 
+	expect(epoll_into(nc), raised ? 0 : -EFAULT,
+	       "epoll_wait() into 0x7fff888000000000, timeout 0");
+	expect(epoll_into(kp), -EFAULT,
+	       "epoll_wait() into 0xffff888000000000, timeout 0");
+
+	if (mmap((void *)LAST_PAGE, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0) !=
+	    (void *)LAST_PAGE) {
+		check(0, "the last page below the exact limit mapped: %s",
+		      strerror(errno));
+		return tap_end();
+	}
+	memcpy(ACROSS, "01234567", 8);
+	expect(write_across(), raised ? 8 : -EFAULT,
+	       "write() of 16 bytes from 8 below the exact limit (8: short, up to the fault)");
+	{
+		long after, r = recv_across(&after);
+
+		expect(r, -EFAULT,
+		       "recv() of a 16-byte UDP datagram into 8 below the exact limit");
+		expect(after, raised ? -EAGAIN : ACROSS_LEN,
+		       "the datagram after that recv() (EAGAIN: dropped by it)");
+	}
+
 	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (seen == MAP_FAILED) {
@@ -317,7 +427,7 @@ int main(int argc, char **argv)
 	if (want_enable)
 		expect_rseq(tag_ptr(&area, 0x2a), 1, want_enable, -EFAULT,
 			    "rseq() registration at a tagged alias of a valid area, tagging not available");
-	else if (raised || !strcmp(tagging, "uai"))
+	else if (raised || untag)
 		expect_rseq(tag_ptr(&area, 0x2a), 1, 0, 0,
 			    "rseq() registration at a tagged alias of a valid area, tagging enabled: the kernel writes the area through the tag");
 	else

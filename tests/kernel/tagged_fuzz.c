@@ -95,6 +95,7 @@ struct shared {
 	unsigned long seq;	/* odd while worker 0 changes the sysctl */
 	int sysctl;		/* abi.tagged_addr_disabled as last written */
 	int backend, la57, nr_cpus;
+	int raised;		/* LAM's user limit at 2^63 - PAGE_SIZE */
 	time_t deadline;	/* SECONDS from the start */
 	time_t give_up;		/* a hang guard: GIVE_UP times SECONDS */
 };
@@ -490,19 +491,20 @@ static void *wide_tag_ptr(const void *p)
 
 /*
  * Whether @p passes the user-limit check (access_ok()) that a check-only
- * path makes: LAM, where it is offered, raises the limit to 2^63 - PAGE_SIZE
- * and compares the pointer as it is; UAI untags first (bits 62:57 of a
- * tagged process's pointer) and keeps the top of the address space,
- * 2^56 - PAGE_SIZE with 5-level paging, 2^47 - PAGE_SIZE without.
+ * path makes: LAM on an Intel CPU raises the limit to 2^63 - PAGE_SIZE
+ * and compares the pointer as it is; UAI, and LAM on another vendor's
+ * CPU, untag first (a tagged process's tag field: 62:57, 62:48 for
+ * LAM_U48) and keep the top of the address space, 2^56 - PAGE_SIZE with
+ * 5-level paging, 2^47 - PAGE_SIZE without.
  */
 static int passes_user_limit(const void *p)
 {
 	uintptr_t a = (uintptr_t)p;
 
-	if (sh->backend == LAM)
+	if (sh->raised)
 		return a <= (1UL << 63) - 4096;
-	if (sh->backend == UAI && me.tagged)
-		a &= ~TAG_MASK;
+	if (sh->backend != NONE && me.tagged)
+		a &= me.wide ? ~U48_TAG_MASK : ~TAG_MASK;
 	return a <= (1UL << (sh->la57 ? 56 : 47)) - 4096;
 }
 
@@ -1036,6 +1038,7 @@ int main(int argc, char **argv)
 	}
 	arch_prctl(ARCH_GET_MAX_TAG_BITS, (unsigned long)&max_bits);
 	sh->la57 = has_la57();
+	sh->raised = sh->backend == LAM && cpu_is_intel();
 	sh->nr_cpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
 	start = time(NULL);
 	sh->deadline = start + seconds;
@@ -1043,9 +1046,10 @@ int main(int argc, char **argv)
 	sh->sysctl = read_sysctl();
 	workers = argc == 4 ? atoi(argv[3]) : sh->nr_cpus + 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("# backend %s, %s-level paging, %d CPUs, %d workers\n",
+	printf("# backend %s, %s-level paging, %d CPUs, %d workers, user limit %s\n",
 	       sh->backend == LAM ? "lam" : sh->backend == UAI ? "uai" : "none",
-	       sh->la57 ? "5" : "4", sh->nr_cpus, workers);
+	       sh->la57 ? "5" : "4", sh->nr_cpus, workers,
+	       sh->raised ? "raised" : "exact");
 
 	for (i = 0; i < workers; i++) {
 		if (fork() == 0) {

@@ -7,17 +7,22 @@
 # before it is active, while sysfs readers make the hotplug thread wait now
 # and then before the dynamic online states (tests/kernel/lam_online.c;
 # with LASS set late, from CPUHP_AP_ONLINE_DYN, 4 of 20 adoptions ran
-# LAM without LASS and the switch's WARN fired): on --cpu lam every
-# adoption finds CR4.LASS set, and the kernel's own check in the context
-# switch (a WARN, which fails the guest run) stays quiet. The control, LAM
-# without LASS (--no-lass, mitigations=off), shows the module does see a
-# CPU without LASS when there is one.
+# LAM without LASS): on --cpu lam every adoption finds CR4.LASS set. The
+# control, LAM without LASS (--no-lass, mitigations=off), shows the module
+# does see a CPU without LASS when there is one.
 #
-# The same check shown to fire (tests/kernel/nolass-guest.sh): the
+# The context switch's own check (tests/kernel/nolass-guest.sh): the
 # lam_nolass test module switches to LAM mms on a CPU whose CR4.LASS it
-# cleared, four times; with mitigations on the kernel warns exactly once
-# at the check's line of arch/x86/mm/tlb.c (--allow-splat), and with
-# mitigations=off, where LAM without LASS is offered, not at all.
+# cleared, four times; with mitigations on none of them loads LAM into
+# CR3 (kernel/series: "x86/mm: Keep LAM off CPUs without LASS while
+# mitigations are on"), with mitigations=off, where LAM without LASS is
+# offered, all four do.
+#
+# A real CPU without LASS (tests/kernel/lass-cpu-guest.sh, a second QEMU
+# CPU with lass=off): at boot it comes online and LAM is no longer
+# offered; through hotplug the same while no process has LAM, and its
+# online is refused (EPERM) once one has; with mitigations=off it comes
+# online beside the LAM process.
 #
 # And what an NMI finds right after the switch publishes loaded_mm
 # (kernel/series: "x86/mm: Load the untag mask before publishing
@@ -39,7 +44,8 @@ cd "$top" || exit 1
 kernel=${KERNEL:-build/linux/arch/x86/boot/bzImage}
 mods=${MODULES:-build/vm/modules}
 need_built "run 'make kernel rig modules-rig'" "$kernel" "$mods/lam_online.ko" build/vm/lam_online \
-	"$mods/lam_nolass.ko" "$mods/switch_order.ko" build/vm/switch_order build/vm/ua_write
+	"$mods/lam_nolass.ko" "$mods/switch_order.ko" build/vm/switch_order build/vm/ua_write \
+	build/vm/lass_cpu
 tree=${kernel%/arch/x86/boot/bzImage}
 
 run="insmod $mods/lam_online.ko && build/vm/lam_online"
@@ -48,14 +54,19 @@ tap_guest --kernel "$kernel" --cpu lam --smp 2 --la57 -- sh -c "$run lass 10"
 tap_guest --kernel "$kernel" --cpu lam --smp 2 --no-lass --append mitigations=off -- \
 	sh -c "$run nolass 10"
 
-# The check's line: its WARN_ON_ONCE() in switch_mm_irqs_off().
-line=$(grep -n 'WARN_ON_ONCE(!cpu_mitigations_off());' "$tree/arch/x86/mm/tlb.c" | cut -d: -f1)
-[ -n "$line" ]
-ok $? "the context switch's LASS check is in $tree/arch/x86/mm/tlb.c (line $line)"
-tap_guest --kernel "$kernel" --cpu lam --allow-splat -- \
-	tests/kernel/nolass-guest.sh "$line" 1
+tap_guest --kernel "$kernel" --cpu lam -- tests/kernel/nolass-guest.sh 0
 tap_guest --kernel "$kernel" --cpu lam --append mitigations=off -- \
-	tests/kernel/nolass-guest.sh "$line" 0
+	tests/kernel/nolass-guest.sh 4
+
+# A second CPU without LASS (tests/kernel/lass-cpu-guest.sh): brought up
+# at boot, or online through sysfs after a maxcpus=1 boot, with and
+# without a process holding LAM, and with mitigations=off.
+other="--kernel $kernel --cpu lam --other-cpu lass=off"
+tap_guest $other -- tests/kernel/lass-cpu-guest.sh boot
+tap_guest $other --append maxcpus=1 -- tests/kernel/lass-cpu-guest.sh redecide
+tap_guest $other --append maxcpus=1 -- tests/kernel/lass-cpu-guest.sh refuse
+tap_guest $other --append "maxcpus=1 mitigations=off" -- \
+	tests/kernel/lass-cpu-guest.sh offered
 
 # switch_site VMLINUX: the kprobe's place, "FUNCTION OFFSET", the
 # instruction after the last store of a register to cpu_tlbstate (its

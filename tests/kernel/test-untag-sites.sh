@@ -6,8 +6,10 @@
 # The first byte of every untag site, read from the running kernel's text
 # by bpftrace (tests/kernel/untag_sites.py lists them from vmlinux's
 # .altinstructions; tests/kernel/untag-sites-guest.sh reads them):
-#   LAM with LASS (offered)             untagged_addr() in, no user-limit
+#   LAM with LASS (offered), Intel CPU  untagged_addr() in, no user-limit
 #                                       untag (LAM raises the limit)
+#   LAM with LASS (offered), the rig's  both in (the limit is raised on
+#   CPU, which says AuthenticAMD        Intel's CPUs only)
 #   UAI with mitigations=off (offered)  both in
 #   LAM without LASS, mitigations on    neither (refused)
 #   UAI with mitigations on             neither (refused)
@@ -41,8 +43,10 @@ ok "$([ "${n_tagged:-0}" -gt 0 ] && [ "${n_untag:-0}" -gt 0 ]; echo $?)" \
 ok "$([ "$gs_tagged" = "$n_tagged" ] && [ "$gs_untag" = "$n_untag" ]; echo $?)" \
 	"every replacement is a %gs-relative and ($gs_tagged of $n_tagged, $gs_untag of $n_untag)"
 
-tap_guest --cpu lam -- tests/kernel/untag-sites-guest.sh "$bt" \
+tap_guest --cpu lam --intel -- tests/kernel/untag-sites-guest.sh "$bt" \
 	"$tagged:$n_tagged:patched" "$untag:$n_untag:nop"
+tap_guest --cpu lam -- tests/kernel/untag-sites-guest.sh "$bt" \
+	"$tagged:$n_tagged:patched" "$untag:$n_untag:patched"
 # shellcheck disable=SC2046
 tap_guest $(offer uai) -- tests/kernel/untag-sites-guest.sh "$bt" \
 	"$tagged:$n_tagged:patched" "$untag:$n_untag:patched"

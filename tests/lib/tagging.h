@@ -6,6 +6,7 @@
 #ifndef TAGTRACE_TESTS_TAGGING_H
 #define TAGTRACE_TESTS_TAGGING_H
 
+#include <cpuid.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -38,6 +39,20 @@ static inline void *tag_ptr(const void *p, unsigned long tag)
 {
 	return (void *)(((uintptr_t)p & ~TAG_MASK) |
 			((uint64_t)tag << TAG_SHIFT));
+}
+
+/*
+ * Whether the CPU says GenuineIntel: the kernel raises LAM's user limit
+ * to 2^63 - PAGE_SIZE on Intel's CPUs only, and untags before the check
+ * on any other vendor's (the rig's TCG CPU says AuthenticAMD unless
+ * booted with tests/vm/run --intel).
+ */
+static inline int cpu_is_intel(void)
+{
+	unsigned int a, b, c, d;
+
+	__cpuid(0, a, b, c, d);
+	return b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;
 }
 
 static inline long arch_prctl(int op, unsigned long arg)

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A LAM mm loaded on a CPU whose CR4.LASS is clear: what the context
- * switch warns about, once, while mitigations are on (kernel/series:
+ * A LAM mm switched to on a CPU whose CR4.LASS is clear: while
+ * mitigations are on, the switch loads it without LAM (kernel/series:
  * tagging is offered on LAM with mitigations on only because LASS is set
- * on every CPU).
+ * on every CPU, and no CPU runs LAM without it).
  *
  * /proc/lam_nolass: a process with LAM writes an int, N; a kernel thread
  * bound to the writer's CPU then, N times, clears LASS on its CPU (the
  * register and the kernel's copy), adopts the writer's mm with
  * kthread_use_mm() (a switch to a LAM mm, which the switch checks),
- * reads CR3 and CR4 there, lets the mm go (kthread_unuse_mm(), then
- * leave_mm(), so that the next round switches again) and sets LASS
- * again. The write returns once the thread is done. A read gives
- * "rounds=R lam=L nolass=N restored=S": rounds run so far, how many of
- * them had a LAM mode in CR3, how many of those ran with CR4.LASS clear,
- * and after how many rounds CR4.LASS was set again.
+ * reads CR3 and CR4 there, lets the mm go (kthread_unuse_mm()) and sets
+ * LASS again. Each round starts from init_mm (leave_mm()), so that the
+ * adoption is a switch. The write returns once the thread is done. A
+ * read gives "rounds=R lam=L nolass=N restored=S": rounds run so far,
+ * how many of them had a LAM mode in CR3, how many of those ran with
+ * CR4.LASS clear, and after how many rounds CR4.LASS was set again.
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -50,14 +50,19 @@ static int lam_nolass_thread(void *data)
 	int i;
 
 	for (i = 0; i < job->rounds; i++) {
+		/*
+		 * The CPU may still have the writer's mm loaded, lazily: go
+		 * to init_mm first, so that kthread_use_mm() below is a
+		 * switch, made without LASS.
+		 */
+		local_irq_disable();
+		leave_mm();
+		local_irq_enable();
 		cr4_clear_bits(X86_CR4_LASS);
 		kthread_use_mm(job->mm);
 		cr3 = __read_cr3();
 		cr4 = native_read_cr4();
 		kthread_unuse_mm(job->mm);
-		local_irq_disable();
-		leave_mm();
-		local_irq_enable();
 		cr4_set_bits(X86_CR4_LASS);
 
 		atomic_inc(&lam_nolass_rounds);
