@@ -252,7 +252,7 @@ for c in confs:
 # (what, tool's configuration, the reference's, goal or None, what bounds a miss)
 COST_RATIOS = [
     ("counting: top / per-CPU counter floor (c)", "tt_top", "floor_count", 1.5,
-     "top's per-process hash lookup (16-byte key) and add, against one per-CPU add"),
+     "top's per-CPU slot and filter over a counter whose own figure, about 200, moves by half over the rounds"),
     ("counting: top / bpftrace count()", "tt_top", "bt_count", None, ""),
     ("printing: trace | cat / ring-buffer floor (d)", "tt_trace_pipe", "floor_ringbuf", 1.25,
      "the frontend's formatting and cat's copy of each record, which the floor's consumer discards"),
@@ -310,8 +310,8 @@ goal("zero-loss rate: tagtrace / bpftrace",
          zlo, "%.2f" % zhi if not math.isinf(zhi) else "inf"),
      "MISS" if not (bz and bhi) or fails else judged(zlo, zhi, RATE_GOAL, at_most=False),
      ">= %g over the whole interval, drop check exact" % RATE_GOAL,
-     "the ring buffer against the time a busy vCPU keeps the consumer's off the host thread"
-     " (TCG's round-robin, up to 100 ms)")
+     "losses come in bursts while the consumer's vCPU is kept off; 4 MiB of ring buffer gave 1.3x"
+     " the rate of 1 MiB (doc/benchmarks.md)")
 checks = sum(1 for k in vals if k.startswith("tt_") and "_dropped_" in k)
 print("drop check (records + reported drops == calls made): %d runs, %s"
       % (checks, "%d FAILED" % len(fails) if fails else "all exact"))
