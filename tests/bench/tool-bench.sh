@@ -10,13 +10,14 @@
 #   zero-loss rate of trace | cat (--icount, 2 vCPUs): doubling, then
 #   bisection to within 10%, 3 trials a rate, every trial's drop count checked
 #   start-up (wall time): exec to "attached" and to the first event, 5 trials
-#   memory: resident and peak (the peak is libbpf parsing the kernel's BTF)
+#   memory: resident and peak (the peak is libbpf parsing the kernel's BTF),
+#   and the same on Debian's kernel (tests/vm/run --distro: 4.9 MB of BTF)
 #   time in switch_mm by mode transition (tagtrace hist, per CPU model)
 # Prints each goal with PASS, MISS or UNRESOLVED (tool-summary.py). Exits
 # non-zero when a goal is not met (missed or unresolved), a tracer's drop
 # count is wrong (records + reported drops != calls made) or a guest fails.
 # BENCH_FAKE_MISMATCH=1 adds one to every drop count, to show that it does.
-# BENCH_PARTS="startup cost rate hist" (the default) picks the guests to boot
+# BENCH_PARTS="startup cost rate distro hist" (the default) picks the guests to boot
 # (the goals of the parts left out have no figure: MISS, exit status 1);
 # BENCH_TRIALS (5), BENCH_CALLS (20000), BENCH_ROUNDS (3), BENCH_SECS (2)
 # make a quicker run.
@@ -37,7 +38,7 @@ mkdir -p "$out" || exit 1
 [ -n "$BENCH_OUT" ] || trap 'rm -rf $out' EXIT
 SECONDS=0
 
-for part in ${BENCH_PARTS:-startup cost rate}; do
+for part in ${BENCH_PARTS:-startup cost rate distro}; do
 	case $part in
 	startup) echo "== start-up, 5 trials each (about 1.5 minutes)"
 		 args="--cpu lam -- $guest startup ${BENCH_TRIALS:-5}" ;;
@@ -45,6 +46,8 @@ for part in ${BENCH_PARTS:-startup cost rate}; do
 		 args="--cpu lam --icount --timeout 1200 -- $guest cost ${BENCH_CALLS:-20000} ${BENCH_ROUNDS:-3}" ;;
 	rate)	 echo "== zero-loss rate search (about 4 minutes)"
 		 args="--cpu lam --icount --smp 2 --timeout 1800 -- $guest rate ${BENCH_SECS:-2}" ;;
+	distro)	 echo "== memory on Debian's kernel, 3 trials (about 1 minute)"
+		 args="--distro --cpu lam -- $guest distro 3" ;;
 	hist)	 continue ;;	# after the summary, below
 	*)	 echo "unknown part $part" >&2; exit 1 ;;
 	esac

@@ -11,6 +11,9 @@
 #   tool-guest.sh [--fake-mismatch] rate SECONDS
 #       the highest paced rate each tool streams to a pipe with nothing
 #       lost: doubling, then bisection to within 10%, 3 trials a rate
+#   tool-guest.sh distro TRIALS
+#       on Debian's kernel (its BTF): tagtrace top's and trace | cat's
+#       resident and peak memory once started, default buffers
 # --fake-mismatch adds one to every drop count tagtrace reports, to show
 # that the check fails the bench.
 TT=build/tool/tagtrace
@@ -55,6 +58,7 @@ start()
 	tt_top)		set -- Ctrl-C $TT top -i 1 ;;
 	tt_trace_*)	set -- Ctrl-C $TT trace -e untag $TTBUF ;;
 	tt_json_*)	set -- Ctrl-C $TT trace -e untag --json $TTBUF ;;
+	tt_every_*)	set -- Ctrl-C $TT trace $TTBUF ;;	# every event it can
 	bt_count)	set -- bench:ready $BT tests/bench/count.bt ;;
 	bt_print_*)	set -- bench:ready $BT tests/bench/stream.bt ;;
 	bt_json_*)	set -- bench:ready $BT -f json tests/bench/stream.bt ;;
@@ -285,6 +289,24 @@ rate()
 	BT="stdbuf -oL $BT"
 	search tt 5000
 	search bt 5000
+}
+
+# The peak is reached at start-up, while libbpf parses the kernel's BTF:
+# each tool is measured once attached, on its fallbacks there (untag has
+# none: trace takes every event it can).
+distro()
+{
+	for trial in $(seq "$1"); do
+		echo "# distro trial $trial"
+		start tt_top
+		sleep 1
+		rss tt_distro_top
+		stop
+		start tt_every_pipe
+		sleep 1
+		rss tt_distro_trace
+		stop
+	done
 }
 
 $mode "$@"

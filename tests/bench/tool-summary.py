@@ -27,22 +27,28 @@ import tempfile
 # 1% of (a) is below what was seen and far above nothing.
 NOISE_FLOOR = 0.01
 
+# The goals that are not ratios of cost: the zero-loss rate against
+# bpftrace's (at least), the peak memory (at most, KiB).
+RATE_GOAL = 10
+MEM_GOAL_KB = 6 * 1024
+
 
 def self_test():
     """Synthetic figures through the whole summary, as TAP: what each
     verdict and the exit status are."""
-    base = {"cost_calls": 20000, "tt_zero_loss": 60000, "tt_zero_loss_target": 60000,
-            "tt_first_loss": 66000, "bt_zero_loss": 11000, "bt_zero_loss_target": 11000,
+    base = {"cost_calls": 20000, "tt_zero_loss": 130000, "tt_zero_loss_target": 130000,
+            "tt_first_loss": 143000, "bt_zero_loss": 11000, "bt_zero_loss_target": 11000,
             "bt_first_loss": 12000}
     # Added instructions: the counter 220, top 280, the ring buffer
-    # 2270-2310, trace | cat 3330-3380, bpftrace printf | cat 37930-38020;
-    # the noise 15 (the floor: 1% of 1470).
+    # 3000-3020, trace | cat 3330-3380, trace --json | cat 3700-3755,
+    # bpftrace printf | cat 37930-38020; the noise 15 (the floor: 1% of 1470).
     rounds = {"none_ns": (1470, 1460, 1475), "floor_count_ns": (1690, 1680, 1695),
-              "tt_top_ns": (1750, 1740, 1755), "floor_ringbuf_ns": (3740, 3750, 3785),
-              "tt_trace_pipe_ns": (4800, 4790, 4855),
+              "tt_top_ns": (1750, 1740, 1755), "floor_ringbuf_ns": (4470, 4470, 4495),
+              "tt_trace_pipe_ns": (4800, 4790, 4855), "tt_json_pipe_ns": (5170, 5160, 5230),
               "bt_print_pipe_ns": (39400, 39390, 39495),
               "tt_first": (0.5, 0.45, 0.7), "bt_first": (30.0, 29.0, 31.0),
-              "tt_top_hwm_kb": (5000, 5100, 5050), "tt_trace_pipe_dropped": (0, 0, 0)}
+              "tt_top_hwm_kb": (5000, 5100, 5050), "tt_distro_top_hwm_kb": (5900, 5950, 6000),
+              "tt_trace_pipe_dropped": (0, 0, 0)}
 
     def run(change=None, extra=""):
         r = dict(rounds, **(change or {}))
@@ -65,12 +71,40 @@ def self_test():
             print("\n".join("#   " + l for l in out.splitlines()))
 
     st, goals, out = run()
-    check(st == 0 and len(goals) == 6 and all(g.startswith("PASS") for g in goals),
-          "every goal met, all clear of it: 6 PASS, exit 0", out)
+    check(st == 0 and len(goals) == 8 and all(g.startswith("PASS") for g in goals),
+          "every goal met, all clear of it: 8 PASS, exit 0", out)
     st, goals, out = run({"tt_top_hwm_kb": (8000, 8100, 8050)})
     check(st == 1 and sum(g.startswith("MISS tagtrace memory") for g in goals) == 1 and
-          sum(g.startswith("PASS") for g in goals) == 5,
+          sum(g.startswith("PASS") for g in goals) == 7,
           "memory 7.9 MiB against 6: that goal MISS, exit 1", out)
+    st, goals, out = run({"tt_distro_top_hwm_kb": (11000, 11200, 11100)})
+    check(st == 1 and sum(g.startswith("MISS tagtrace memory on Debian") for g in goals) == 1 and
+          sum(g.startswith("PASS") for g in goals) == 7,
+          "memory 10.9 MiB on Debian's kernel against 6: that goal MISS, exit 1", out)
+    st, goals, out = run({"tt_distro_top_hwm_kb": ()})
+    check(st == 1 and any(g.startswith("MISS tagtrace memory on Debian") for g in goals),
+          "no figure from Debian's kernel (the part left out): that goal MISS, exit 1", out)
+    # The ring buffer +2270-2310 under trace | cat's +3330-3380: 1.46
+    # [1.44, 1.48], which met the 2x this goal once was, misses 1.25.
+    st, goals, out = run({"floor_ringbuf_ns": (3740, 3750, 3785)})
+    check(st == 1 and any(g.startswith("MISS printing: trace | cat / ring-buffer") for g in goals),
+          "trace | cat 1.46x the ring-buffer floor against 1.25: MISS, exit 1", out)
+    # trace --json | cat +4770-4800 against trace | cat's +3330-3380: 1.43.
+    st, goals, out = run({"tt_json_pipe_ns": (6240, 6250, 6275)})
+    check(st == 1 and any(g.startswith("MISS printing: trace --json | cat / trace | cat")
+                          for g in goals),
+          "trace --json | cat 1.43x trace | cat against 1.25: MISS, exit 1", out)
+    st, goals, out = run({"tt_json_pipe_ns": ()})
+    check(st == 1 and any(g.startswith("MISS printing: trace --json") and "n/a" in g
+                          for g in goals),
+          "no trace --json | cat figure: n/a, MISS, exit 1", out)
+    # The rate interval [60000/12000, 66000/11000] = [5.0, 6.0]: met the
+    # 5x this goal once was, misses 10x.
+    base.update(tt_zero_loss=60000, tt_first_loss=66000)
+    st, goals, out = run()
+    base.update(tt_zero_loss=130000, tt_first_loss=143000)
+    check(st == 1 and any(g.startswith("MISS zero-loss") for g in goals),
+          "zero-loss rate [5.00, 6.00] against 10: MISS, exit 1", out)
     st, goals, out = run(extra="check=FAIL tt_trace_pipe round 1: 1 record missing\n")
     check(st == 1 and any(g.startswith("MISS zero-loss") for g in goals),
           "a drop check failed: exit 1, the zero-loss goal MISS", out)
@@ -80,12 +114,12 @@ def self_test():
     check(st == 3 and any(g.startswith("UNRESOLVED counting") for g in goals) and
           not any(g.startswith("MISS") for g in goals),
           "top / counter 1.27 [1.13, 1.61] against 1.5: UNRESOLVED, exit 3", out)
-    # The rate interval [55000/12000, 66000/11000] = [4.58, 6.0] straddles 5.
-    base["tt_zero_loss"] = 55000
+    # The rate interval [110000/12000, 143000/11000] = [9.17, 13.0] straddles 10.
+    base["tt_zero_loss"] = 110000
     st, goals, out = run()
-    base["tt_zero_loss"] = 60000
+    base["tt_zero_loss"] = 130000
     check(st == 3 and any(g.startswith("UNRESOLVED zero-loss") for g in goals),
-          "zero-loss rate [4.58, 6.00] against 5: UNRESOLVED, exit 3", out)
+          "zero-loss rate [9.17, 13.00] against 10: UNRESOLVED, exit 3", out)
     # The empty run the same in all three rounds (a range of 0), the
     # counter +10 and top +14 over it: without the floor the counter is
     # clear of a noise of 0, and 1.4 [1.4, 1.4] a PASS; with it (14.7),
@@ -218,14 +252,16 @@ for c in confs:
 # (what, tool's configuration, the reference's, goal or None, what bounds a miss)
 COST_RATIOS = [
     ("counting: top / per-CPU counter floor (c)", "tt_top", "floor_count", 1.5,
-     "top's per-process hash lookup (16-byte key) and add, against one per-CPU add"),
+     "top's per-CPU slot and filter over a counter whose own figure, about 200, moves by half over the rounds"),
     ("counting: top / bpftrace count()", "tt_top", "bt_count", None, ""),
-    ("printing: trace | cat / ring-buffer floor (d)", "tt_trace_pipe", "floor_ringbuf", 2,
+    ("printing: trace | cat / ring-buffer floor (d)", "tt_trace_pipe", "floor_ringbuf", 1.25,
      "the frontend's formatting and cat's copy of each record, which the floor's consumer discards"),
     ("printing: trace | cat / bpftrace printf | cat", "tt_trace_pipe", "bt_print_pipe", 0.25,
      "the frontend's formatting of each record"),
     ("printing: trace > /dev/null / bpftrace printf", "tt_trace_null", "bt_print_null", None, ""),
     ("printing: trace --json | cat / bpftrace -f json", "tt_json_pipe", "bt_json_pipe", None, ""),
+    ("printing: trace --json | cat / trace | cat", "tt_json_pipe", "tt_trace_pipe", 1.25,
+     "the JSON line's bytes through the pipe and cat, about twice the text line's"),
 ]
 # A ratio is only as good as its denominator: one within the noise of
 # the empty run (a floor of -60, -50 and +120 instructions once gave a
@@ -241,7 +277,10 @@ for what, num, den, limit, bound in COST_RATIOS:
     n, d = added(num), added(den)
     r = ratio(n, d)
     lo, hi = interval(n, d, nz)
-    if clear(d, nz):
+    if not n:
+        fig = "n/a: no figure for %s" % num
+        good = "MISS"
+    elif clear(d, nz):
         fig = "%s, interval %s" % (spread(r, "%.3f"), show_interval(lo, hi))
         good = judged(lo, hi, limit) if limit is not None else None
     else:
@@ -269,10 +308,10 @@ zhi = thi / bz if bz and thi else math.inf
 goal("zero-loss rate: tagtrace / bpftrace",
      ("%.1f" % (tz / bz) if bz else "n/a") + ", interval [%.2f, %s]" % (
          zlo, "%.2f" % zhi if not math.isinf(zhi) else "inf"),
-     "MISS" if not (bz and bhi) or fails else judged(zlo, zhi, 5, at_most=False),
-     ">= 5 over the whole interval, drop check exact",
-     "the ring buffer against the time a busy vCPU keeps the consumer's off the host thread"
-     " (TCG's round-robin, up to 100 ms)")
+     "MISS" if not (bz and bhi) or fails else judged(zlo, zhi, RATE_GOAL, at_most=False),
+     ">= %g over the whole interval, drop check exact" % RATE_GOAL,
+     "losses come in bursts while the consumer's vCPU is kept off; 4 MiB of ring buffer gave 1.3x"
+     " the rate of 1 MiB (doc/benchmarks.md)")
 checks = sum(1 for k in vals if k.startswith("tt_") and "_dropped_" in k)
 print("drop check (records + reported drops == calls made): %d runs, %s"
       % (checks, "%d FAILED" % len(fails) if fails else "all exact"))
@@ -307,13 +346,22 @@ for n in notes:
 
 print("== memory with the default buffers (KiB: resident, peak; median [min-max] of the runs)")
 for t, what in (("tt_top", "tagtrace top"), ("tt_trace", "tagtrace trace | cat"),
-                ("bt_count", "bpftrace count()"), ("bt_print", "bpftrace printf | cat")):
+                ("bt_count", "bpftrace count()"), ("bt_print", "bpftrace printf | cat"),
+                ("tt_distro_top", "top, Debian's kernel"),
+                ("tt_distro_trace", "trace | cat, Debian's")):
     rss = [v for k, v in vals.items() if re.match(t + r"(_rate(_\d+)?)?_rss_kb_\d+$", k)]
     hwm = [v for k, v in vals.items() if re.match(t + r"(_rate(_\d+)?)?_hwm_kb_\d+$", k)]
     print("%-22s %s, %s" % (what, spread(rss), spread(hwm)))
-peak = max([v for k, v in vals.items() if re.match(r"tt_.*_hwm_kb_\d+$", k)] or [0])
-goal("tagtrace memory, peak included", "%.1f MiB" % (peak / 1024), 0 < peak <= 6 * 1024,
-     "<= 6 MiB", "the peak is libbpf 1.1.2 holding two copies of the kernel's BTF while it parses it")
+peak = max([v for k, v in vals.items() if re.match(r"tt_(?!distro_).*_hwm_kb_\d+$", k)] or [0])
+goal("tagtrace memory, peak included", "%.1f MiB" % (peak / 1024), 0 < peak <= MEM_GOAL_KB,
+     "<= %g MiB" % (MEM_GOAL_KB / 1024),
+     "the peak is libbpf 1.1.2 holding two copies of the kernel's BTF while it parses it")
+# The same goal on Debian's kernel (4.9 MB of BTF against the guest
+# kernel's 2.7 MB): the distro part's figures (none, a MISS, without it).
+dpeak = max([v for k, v in vals.items() if re.match(r"tt_distro_.*_hwm_kb_\d+$", k)] or [0])
+goal("tagtrace memory on Debian's kernel, peak", "%.1f MiB" % (dpeak / 1024),
+     0 < dpeak <= MEM_GOAL_KB, "<= %g MiB" % (MEM_GOAL_KB / 1024),
+     "libbpf 1.1.2's two copies of Debian's 4.9 MB of kernel BTF alone exceed it")
 
 print("== goals")
 for g in goals:
