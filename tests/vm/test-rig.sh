@@ -122,12 +122,20 @@ is "$?" 252 "--smp 0 is refused"
 err=$("$rig" --arch riscv64 -- true 2>&1); rc=$?
 is "$rc:$err" "252:tests/vm/run: --arch wants x86_64 or arm64, not 'riscv64'" \
 	"an unknown --arch is a rig error"
-for opt in "--cpu lam" --la57 --no-lass --distro; do
+for opt in "--cpu lam" --la57 --no-lass --intel "--other-cpu lass=off" --distro; do
 	# shellcheck disable=SC2086
 	err=$("$rig" --arch arm64 $opt -- true 2>&1); rc=$?
-	is "$rc:$err" "252:tests/vm/run: --arch arm64 takes no --cpu, --la57, --no-lass, --bare or --distro" \
+	is "$rc:$err" "252:tests/vm/run: --arch arm64 takes no --cpu, --la57, --no-lass, --intel, --other-cpu, --bare or --distro" \
 		"--arch arm64 with $opt is a rig error"
 done
+# A second CPU with its own properties: QEMU's name=value form only, and
+# not beside --smp.
+err=$("$rig" --other-cpu 'lass off' -- true 2>&1); rc=$?
+is "$rc:$err" "252:tests/vm/run: --other-cpu wants QEMU CPU properties, as lass=off" \
+	"--other-cpu with a malformed property is a rig error"
+err=$("$rig" --smp 2 --other-cpu lass=off -- true 2>&1); rc=$?
+is "$rc:$err" "252:tests/vm/run: --other-cpu is for an x86_64 guest kernel, without --smp" \
+	"--other-cpu with --smp is a rig error"
 # An arm64 guest: the status comes from the init's console line alone.
 out=$("$rig" --arch arm64 -- build/vm-arm64/tags_test 2>/dev/null); rc=$?
 is "$rc" 0 "an arm64 guest runs a static arm64 program and returns its status"
