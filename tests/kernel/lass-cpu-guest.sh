@@ -28,11 +28,6 @@ bin=build/vm/lass_cpu
 nolonger='x86/mm: CPU1 has no LASS, which LAM rests on with mitigations on: LAM is no longer offered'
 refused='x86/mm: CPU1 has no LASS, which LAM rests on with mitigations on, and a process has LAM: not bringing CPU1 online'
 
-logged()
-{
-	dmesg | grep -c -F "$1"
-}
-
 # online_cpu1: write 1 to CPU 1's online file; prints the errno name of a
 # failed write, or 0.
 online_cpu1()
@@ -94,7 +89,7 @@ online_gives()
 # logged_times TEXT N DESCRIPTION: the kernel log holds TEXT N times.
 logged_times()
 {
-	[ "$(logged "$1")" = "$2" ]
+	[ "$(dmesg | grep -c -F "$1")" = "$2" ]
 	ok $? "$3"
 }
 
