@@ -31,12 +31,13 @@ enum {
 
 #define COMMON_OPTIONS							\
 	{ "pid", 'p', "PID", 0, "Only this process (thread group id)", 0 }, \
-	{ "comm", 'c', "COMM", 0, "Only processes with this command name", 0 }, \
+	{ "comm", 'c', "COMM", 0, "Only tasks (threads) named COMM", 0 }, \
 	{ "json", OPT_JSON, NULL, 0, "Machine output: one JSON object a line", 0 }, \
 	{ "attach", 'A', "MODE", 0,					\
 	  "auto (default), btf (tp_btf/fentry), raw (raw_tp/kprobe), "	\
 	  "fallback (ignore the tagged_addr events)", 0 },		\
-	{ "verbose", 'v', NULL, 0, "libbpf's debug output on stderr", 0 }, \
+	{ "verbose", 'v', NULL, 0,					\
+	  "libbpf's debug output, and tagtrace's timings, on stderr", 0 }, \
 	{ "btf", OPT_BTF, "FILE", 0,					\
 	  "Choose programs and relocate fields by the types in FILE "	\
 	  "instead of /sys/kernel/btf/vmlinux", 0 },			\
@@ -53,7 +54,8 @@ static const struct argp_option trace_options[] = {
 	  "Events to show: ctrl,untag,switch,fault,gp (default all)", 0 },
 	{ "duration", 'd', "SEC", 0, "Stop SEC seconds after attaching", 0 },
 	{ "ringbuf-size", OPT_RINGBUF, "BYTES", 0,
-	  "Ring buffer size, a power of two >= 4096; K and M suffixes (default 1M)",
+	  "Ring buffer size, a power of two from 4K to 1G; K and M suffixes "
+	  "(default 1M)",
 	  0 },
 	{ "stack", OPT_STACK, NULL, 0,
 	  "Tagged faults and #GPs with the user stack (frame pointers), not "
@@ -98,9 +100,11 @@ static const char trace_doc[] =
 
 static const char top_doc[] =
 "Per-process tagging activity, refreshed every interval.\v"
-"Columns: mode and tag bits as of the process's last event; ctrl calls,\n"
-"untags, mode switches (counted for the process switched away from),\n"
-"tagged faults and #GPs since tagtrace started, busiest first.\n"
+"Columns: MODE as of the process's last event, BITS as of its last ctrl\n"
+"event or exec; then, since tagtrace started, CTRL calls, UNTAGs, mode\n"
+"SWITCHes (counted for the process switched away from), FAULTs (in tagged\n"
+"processes or at tagged addresses), TAGFLT (those faults whose pointer\n"
+"carried a tag) and GPs (#GP/#SS); busiest first.\n"
 "EXAMPLES:\n"
 "  tagtrace top                    # refresh every second\n"
 "  tagtrace top -c redis -i 5      # processes named redis, every 5 s\n"
@@ -110,10 +114,10 @@ static const char top_doc[] =
 static const char tags_doc[] =
 "Per process, the tag values its pointers carried and the system calls\n"
 "that brought them to the kernel, refreshed every interval.\v"
-"For each process: untags and faults by tag value (0-63; 0 is an untagged\n"
-"pointer), the number of distinct tags, how many faults carried a tag,\n"
-"where its tagged faults and #GPs happened, and untags by system call,\n"
-"since tagtrace started.\n"
+"For each process: untags and faults by tag value (0 is an untagged\n"
+"pointer; past 63 on LAM_U48), the number of distinct tags, how many\n"
+"faults carried a tag, where its tagged faults and #GPs happened, and\n"
+"untags by system call, since tagtrace started.\n"
 "EXAMPLES:\n"
 "  tagtrace tags                   # every process, every second\n"
 "  tagtrace tags -c myprog -i 10   # processes named myprog, every 10 s\n"
@@ -147,13 +151,13 @@ static const char usage[] =
 "tagged_addr tracepoints, with fallbacks for kernels without them.\n"
 "\n"
 "Commands:\n"
-"  trace   one line per event: enables, untags, mode switches, faults\n"
+"  trace   one line per event: ctrl calls, untags, mode switches, faults, #GPs\n"
 "  top     per-process table of tagging activity\n"
 "  hist    context-switch (switch_mm) latency histograms by mode transition\n"
 "  tags    per-process tag values, and the system calls that carried them\n"
 "\n"
 "'tagtrace COMMAND --help' lists a command's options.\n"
-"Needs root, or CAP_BPF and CAP_PERFMON.\n";
+"Needs CAP_BPF and CAP_PERFMON (root has them), or CAP_SYS_ADMIN.\n";
 
 struct state {
 	struct tt_env *env;

@@ -413,7 +413,7 @@ void tt_openmetrics(FILE *out, const struct tt_export *x)
 		fprintf(out, "} %d\n", procs->rows[i].tag_bits);
 	}
 	fputs("# TYPE tagtrace_uncounted_events counter\n"
-	      "# HELP tagtrace_uncounted_events Events not counted: a process, tag value or histogram map was full\n",
+	      "# HELP tagtrace_uncounted_events Events not counted: a process or tag value map full or busy, a switch of a mode the histograms have no place for, or a run BPF skipped\n",
 	      out);
 	fprintf(out, "tagtrace_uncounted_events_total %llu\n",
 		(unsigned long long)x->uncounted);

@@ -3054,7 +3054,7 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 	"# HELP tagtrace_process_tag_bits Tag bits the process has, as of its last event\n"
 #define OM_UNCOUNTED_META \
 	"# TYPE tagtrace_uncounted_events counter\n" \
-	"# HELP tagtrace_uncounted_events Events not counted: a process, tag value or histogram map was full\n"
+	"# HELP tagtrace_uncounted_events Events not counted: a process or tag value map full or busy, a switch of a mode the histograms have no place for, or a run BPF skipped\n"
 #define OM_HIST_META \
 	"# TYPE tagtrace_switch_mm_seconds histogram\n" \
 	"# UNIT tagtrace_switch_mm_seconds seconds\n" \
