@@ -548,7 +548,7 @@ bench: rig tagtrace kernel kernel-notrace kernel-baseline
 soak: rig tagtrace
 	$(Q)tests/bench/soak.sh
 
-## clean            remove build products, keep the unpacked sources
+## clean            remove build/vm, build/tool, build/unit and build/logs (kernels, QEMU, build/vm-arm64 stay)
 clean:
 	rm -rf $(VMBIN) $(TOOL) $(UNIT) $(BUILD)/logs
 
