@@ -74,6 +74,7 @@ static void export(const struct tt_session *s, const struct tt_env *env,
 	tags.locate = w->usyms ? tt_usyms_locate_ctx : NULL;
 	tags.locate_ctx = w->usyms;
 	if (env->tag_values && !tt_session_read_tags(s, cur, &tags)) {
+		tags.fault_tags_guessed = cur->fault_tags_guessed;
 		x.tags = &tags;
 		x.uncounted += tt_session_stat(s, TT_STAT_TAGS_FULL) +
 			       tt_session_stat(s, TT_STAT_WIDE_FULL);

@@ -5,13 +5,15 @@
 # the last one, each user-limit check in a few objects that make them
 # (mask_user_address() in strncpy_from_user() and strnlen_user(),
 # access_ok(), get_user() and put_user() in kernel/sys.c and
-# fs/read_write.c) keeps its call to the event's hook. The objects are
+# fs/read_write.c) keeps its untag site. The objects are
 # compiled after each patch that touches one of their sources or headers
 # (x86_64, the guest configuration without debug info, tagging built in
 # as series-check builds it), in a scratch worktree of build/linux-upstream
-# (build/untag-bisect), and the hook's call sites (relocations against
-# __SCT__tagged_addr_untag_call_<reg>) are counted: the count of each
-# object must be the same at every patch. UNTAG_BISECT_SERIES=DIR checks
+# (build/untag-bisect), and the sites are counted: exception-table entries
+# whose data word's low byte is EX_TYPE_UNTAG_TRACE, as the tree at that
+# patch defines it (the UD1 a site traps at while the event is on). The
+# count of each object
+# must be the same at every patch. UNTAG_BISECT_SERIES=DIR checks
 # the series in DIR (a directory per series, as kernel/series/) instead.
 # Host only; a few minutes.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -74,13 +76,18 @@ fi
 # sites: "OBJ=COUNT ..." for the objects, freshly built.
 sites()
 {
-	local o n
+	local o n type
 
+	type=$(awk '$2 == "EX_TYPE_UNTAG_TRACE" { print $3 }' \
+		"$wt/arch/x86/include/asm/extable_fixup_types.h")
+	[ -n "$type" ] || return 1
 	make -C "$wt" -s olddefconfig >> "$log" 2>&1 &&
 		CCACHE_DIR=${SERIES_CCACHE_DIR:-/var/cache/tagtrace/ccache-series} \
 		make -C "$wt" -j"$(nproc)" CC="ccache gcc" $objs >> "$log" 2>&1 || return 1
 	for o in $objs; do
-		n=$(objdump -r "$wt/$o" | grep -c 'R_X86_64_PLT32 *__SCT__tagged_addr_untag_call_')
+		objcopy -O binary --only-section=__ex_table "$wt/$o" "$wt/.ex_table" &&
+			n=$(od -An -v -tu4 -w12 "$wt/.ex_table" | awk -v t="$type" '$3 % 256 == t' | wc -l) ||
+			return 1
 		printf '%s=%s ' "$o" "$n"
 	done
 }

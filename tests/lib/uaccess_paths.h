@@ -18,6 +18,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
@@ -32,6 +33,7 @@ struct uctx {
 	int p[2];	/* a pipe, both ends non-blocking */
 	int q[2];	/* a second pipe */
 	int ep;		/* epoll: both pipes' write ends, always writable */
+	int s[2];	/* a datagram socket pair, both ends non-blocking */
 	char *obj;	/* the page the good pointers point at */
 };
 
@@ -170,6 +172,48 @@ static inline long up_uring_read(struct uctx *c, void *p)
 }
 
 /*
+ * io_uring: IORING_OP_RECVMSG into a provided buffer (IOSQE_BUFFER_SELECT),
+ * the msghdr's msg_iov at p. io_msg_copy_hdr() reads only the iovec's
+ * iov_len, at p + 8, and checks it with access_ok() between
+ * user_access_begin() and user_access_end(): the one user-limit check
+ * here made with user access on.
+ */
+#define UP_RECVMSG_IOV_LEN	8
+static inline long up_uring_recvmsg(struct uctx *c, void *p)
+{
+	struct iovec *iov = (struct iovec *)c->obj;
+	struct msghdr *mh = (struct msghdr *)(c->obj + 512);
+	char buf[64];
+	struct io_uring_sqe sqe[2] = {
+		{
+			.opcode = IORING_OP_PROVIDE_BUFFERS,
+			.fd = 1,
+			.addr = (uintptr_t)(c->obj + 1024),
+			.len = 64,
+			.buf_group = 1,
+		}, {
+			.opcode = IORING_OP_RECVMSG,
+			.fd = c->s[0],
+			.addr = (uintptr_t)mh,
+			.flags = IOSQE_BUFFER_SELECT,
+			.buf_group = 1,
+			.msg_flags = MSG_DONTWAIT,
+		},
+	};
+
+	while (recv(c->s[0], buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+	iov->iov_base = NULL;
+	iov->iov_len = 64;
+	memset(mh, 0, sizeof(*mh));
+	mh->msg_iov = p;
+	mh->msg_iovlen = 1;
+	if (send(c->s[1], "hello", 5, 0) != 5)
+		return -1000;
+	return uring_ops(sqe, 2);
+}
+
+/*
  * checks, checks2: the user-limit checks a call runs on the pointer at p
  * and at p + off2, each stripping its tag once and firing tagged_addr_untag
  * once (tests/kernel/untag_paths.c), on 6.12 with the series:
@@ -180,6 +224,8 @@ static inline long up_uring_read(struct uctx *c, void *p)
  *   poll         _copy_from_user() of the fds, do_sys_poll()'s
  *                user_write_access_begin() for the results
  *   io_uring     import_ubuf() and _copy_to_iter()
+ *   recvmsg      io_uring's io_msg_copy_hdr(): access_ok() of the iovec's
+ *                iov_len (at p + 8) with user access on
  * and one check on every other path. __get_user()/__put_user() (epoll's
  * events, futex_get_value_locked()) run after a check and strip nothing.
  *
@@ -207,6 +253,7 @@ static const struct uaccess_path {
 	{ "futex_wake", up_futex_wake, 0, 1, 0, 1 },
 	{ "futex_wait", up_futex_wait, 0, 1, 0, 0 },
 	{ "io_uring_read", up_uring_read, 0, 2, 0, 0 },
+	{ "io_uring_recvmsg", up_uring_recvmsg, UP_RECVMSG_IOV_LEN, 0, 1, 0 },
 };
 
 #define NR_UACCESS_PATHS ((int)(sizeof(uaccess_paths) / sizeof(uaccess_paths[0])))
@@ -220,7 +267,9 @@ static inline int uctx_init(struct uctx *c)
 	if (c->obj == MAP_FAILED || pipe2(c->p, O_NONBLOCK) || pipe(c->q))
 		return -1;
 	c->ep = epoll_create1(0);
-	return c->ep < 0 || epoll_ctl(c->ep, EPOLL_CTL_ADD, c->p[1], &ev) ||
+	return c->ep < 0 ||
+	       socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0, c->s) ||
+	       epoll_ctl(c->ep, EPOLL_CTL_ADD, c->p[1], &ev) ||
 	       epoll_ctl(c->ep, EPOLL_CTL_ADD, c->q[1], &ev) ? -1 : 0;
 }
 
@@ -231,6 +280,8 @@ static inline void uctx_fini(struct uctx *c)
 	close(c->q[0]);
 	close(c->q[1]);
 	close(c->ep);
+	close(c->s[0]);
+	close(c->s[1]);
 	munmap(c->obj, 4096);
 }
 

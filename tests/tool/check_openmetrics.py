@@ -247,6 +247,18 @@ def main():
        "tagtrace_tag_values is there " +
        ("with --tag-values" if tag_values else "only with --tag-values") +
        ", tagtrace_guessed_tag_values too only where fault tags are guessed")
+    pl = {"event": "tagtrace_misuse_places",
+          "registers": "tagtrace_guessed_misuse_places"}
+    ok(("tagtrace_misuse_places" in families) == tag_values and
+       ("tagtrace_guessed_misuse_places" in families) ==
+       (tag_values and tags_from == "registers"),
+       "tagtrace_misuse_places is there " +
+       ("with --tag-values" if tag_values else "only with --tag-values") +
+       ", tagtrace_guessed_misuse_places too only where fault tags are guessed")
+    wrong = [f"{fam} {l}" for fam in pl.values()
+             for _, l, _ in families.get(fam, {}).get("samples", [])
+             if l["event"] == "fault" and fam != pl.get(tags_from)]
+    ok(not wrong, f"fault places in {pl.get(tags_from)} alone", *wrong[:5])
     if "tagtrace_tag_values" in families:
         sums, misplaced = {}, []
         for fam in ("tagtrace_tag_values", "tagtrace_guessed_tag_values"):
