@@ -241,20 +241,15 @@ def main():
     else:
         ok(not set(fwt.values()) & set(families),
            "no faults with a tag where faults have no source")
-    ok(("tagtrace_tag_values" in families) == tag_values and
-       ("tagtrace_guessed_tag_values" in families) ==
-       (tag_values and tags_from == "registers"),
-       "tagtrace_tag_values is there " +
-       ("with --tag-values" if tag_values else "only with --tag-values") +
-       ", tagtrace_guessed_tag_values too only where fault tags are guessed")
     pl = {"event": "tagtrace_misuse_places",
           "registers": "tagtrace_guessed_misuse_places"}
-    ok(("tagtrace_misuse_places" in families) == tag_values and
-       ("tagtrace_guessed_misuse_places" in families) ==
-       (tag_values and tags_from == "registers"),
-       "tagtrace_misuse_places is there " +
-       ("with --tag-values" if tag_values else "only with --tag-values") +
-       ", tagtrace_guessed_misuse_places too only where fault tags are guessed")
+    for fam in (tv, pl):
+        ok((fam["event"] in families) == tag_values and
+           (fam["registers"] in families) ==
+           (tag_values and tags_from == "registers"),
+           f"{fam['event']} is there " +
+           ("with --tag-values" if tag_values else "only with --tag-values") +
+           f", {fam['registers']} too only where fault tags are guessed")
     wrong = [f"{fam} {l}" for fam in pl.values()
              for _, l, _ in families.get(fam, {}).get("samples", [])
              if l["event"] == "fault" and fam != pl.get(tags_from)]
